@@ -8,22 +8,18 @@
 // way (shard-under-way.ts), not as cut short or "no report".
 import { haltIfAborted, rolloutOf, standsAt } from './shard-rollout.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
-import { readSegments } from '../journal/replica.ts';
-import { journalReport } from '../journal/release.ts';
 import { reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
-import { undecidedDoubts } from '../runner/result.ts';
 import { matrixOf, readPlanned } from './shard-instances.ts';
 import { asUnderWay, beyondError, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
 import { listedSteps, notStarted } from './shard-listed.ts';
-import { shardedHints } from './shard-hints.ts';
+import { readSite, SITES_AT_ONCE, storedSiteReport } from './shard-site-read.ts';
 import { analysisRounds } from './shard-rounds.ts';
 import { barrierPark, windowsPark, windowWaitOf } from './shard-barrier.ts';
 import { windowReason, type WindowWait } from '../shard/barrier-reason.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
 import { overBudget, readVerdicts } from '../shard/verdict.ts';
-import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import { readAhead } from '../store/read-ahead.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
@@ -155,27 +151,14 @@ export async function shardedReport(
       owed.push(site);
       // Ended: its terminal record read, or its end in the wave's log (the record still being written).
       const ended = terminal !== undefined || log.ended.has(site);
-      const report = shardedHints(
-        journalReport(stored.text, `${store.url} run ${siteRun}`, key),
-        siteRun!,
-        ended,
-        rollout.halted !== null,
-      );
+      // Ended with a write in doubt no one decided, or cut short: failed in its wave (shard-site-read.ts).
+      const { report } = storedSiteReport(stored.text, store.url, siteRun!, key, ended, rollout.halted !== null);
       if (w === standing && !terminal && !held) windows.push(...windowWaitOf(site, report, log));
       // Held, its run parked for a window that has not opened on the reader's clock: its worker
       // waits for it (nothing of it is sent before it opens), the site is not running.
       const sleeping = held ? windowWaitOf(site, report, log).filter((x) => now < x.until) : [];
       if (sleeping.length > 0) sleepers.push(...sleeping);
       else if (held) running.push(site);
-      // Ended with a write in doubt no one decided (continue-on-error let it pass), or with its run cut
-      // short (a taker whose verify could not tell ends it there): failed in its wave, as its worker's
-      // report says. Told from the journal, not from the site's terminal record: an operator's resume
-      // of the site's run since (its doubt decided) is how the site now stands.
-      if (
-        ended &&
-        (report.outcome === 'cancelled' || (report.outcome === 'success' && undecidedDoubts(report.steps).length > 0))
-      )
-        report.outcome = 'failure';
       shards.push({
         source: `${manifest.over} ${site}: run ${siteRun!}`,
         report: held ? asUnderWay(report, site, held, sleeping[0]?.until) : report,
@@ -290,14 +273,4 @@ export async function shardedReport(
     if (!yet) report.outcome = 'failure';
   }
   return { report, missingShards, sites: manifest.waves.flat().length, manifest };
-}
-
-/** How many sites' records and journals are read at once (a directory's reads in line overlap its listings; S3's, their round trips). */
-const SITES_AT_ONCE = 16;
-
-/** A site's terminal record, then the journal of the run it names, else of `owned` (its owner's): none without a run; no segment (or fences alone) is no report; a store that fails the read fails the merge (STORE_FAILED). */
-async function readSite(store: RunStore, run: string, site: string, owned: string | undefined) {
-  const terminal = await readTerminal(store, run, site);
-  const siteRun = terminal?.siteRun ?? owned;
-  return { terminal, segments: siteRun === undefined ? undefined : await readSegments(store, siteRun) };
 }

@@ -1,6 +1,7 @@
 // A sharded run's worker's own report (run --shard I/N --report-json F): the sites it ran, merged,
-// and which worker of which run it is, how it ended and the sites it left to another attempt, so
-// that report --merge --expect-shards N can put the workers' files together without the store. A
+// and which worker of which run it is, how it ended and the sites it left to another attempt; a
+// retried index's, the sites its earlier attempts ended too, marked so (shard-earlier.ts), so that
+// report --merge --expect-shards N can put the workers' files together without the store. A
 // worker that ran no site (its static shard is empty, the queue was drained, it parked at once)
 // writes one too: a report that is missing then means a worker that is missing.
 import { buildReport, reportParked, type Report } from '../report/model.ts';
@@ -28,18 +29,24 @@ export interface WorkerReportInput {
   /** Which attempt of its index this worker is, from 1. */
   attempt: number;
   sites: readonly SiteReport[];
+  /** The sites earlier attempts of its index ended (not run by this one), as they recorded them: shard-earlier.ts. */
+  earlier?: readonly SiteReport[] | undefined;
   startedAt: number;
   durationMs: number;
 }
 
 export function workerReport(input: WorkerReportInput): Report {
   const { manifest, result } = input;
-  const merged = input.sites.length
+  const earlier = input.earlier ?? [];
+  const row = (s: SiteReport) => ({ source: `${manifest.over} ${s.site}: run ${s.siteRun}`, report: s.report });
+  // The sites its index's earlier attempts ended first (they ran before), each row saying so.
+  const rows = [...earlier.map((s) => ({ ...row(s), endedEarlier: true })), ...input.sites.map(row)];
+  const merged = rows.length
     ? mergeReports(
-        input.sites.map((s) => ({ source: `${manifest.over} ${s.site}: run ${s.siteRun}`, report: s.report })),
+        rows,
         fleetOptions(
           manifest,
-          input.sites.map((s) => s.site),
+          [...earlier, ...input.sites].map((s) => s.site),
         ),
       )
     : emptyReport(input);
@@ -66,6 +73,7 @@ export function workerReport(input: WorkerReportInput): Report {
       // Started and not ended here: its end was not recorded (SiteEnd 'cancelled': lost or interrupted).
       // A site whose run parked for its window is left too: the index run again goes on with it.
       left: result.ran.filter((r) => r.outcome === 'cancelled' || r.outcome === 'parked').map((r) => r.site),
+      endedEarlier: earlier.map((s) => s.site),
       attempt: input.attempt,
       assign: manifest.assign,
     },

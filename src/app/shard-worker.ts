@@ -10,7 +10,8 @@ import { UsageError } from '../errors.ts';
 import { newRunId } from '../journal/replica.ts';
 import type { Report } from '../report/model.ts';
 import { barrierParkOf, workerReport, WorkerStopped, type SiteReport } from './shard-worker-report.ts';
-import { endedFailed } from './shard-earlier.ts';
+import { earlierReports, endedEarlier, type EndedEarlier } from './shard-earlier.ts';
+import { journalKey } from '../journal/seal.ts';
 import { prepareRun } from '../runner/scope.ts';
 import { runWorker, type WorkerEnd, type WorkerResult } from '../shard/worker.ts';
 import { readVerdicts } from '../shard/verdict.ts';
@@ -35,10 +36,11 @@ export interface ShardWorkerDone {
   /** The sites it may start (static), or undefined (queue: it claims them). */
   owns: string[] | undefined;
   /**
-   * The sites an earlier attempt of this index ended failed (before it parked, was stopped or
-   * lost its lease): the index's last job says so too (exit 1), not only the attempt that ran them.
+   * The sites an earlier attempt of this index ended (before it parked, was stopped, lost its lease
+   * or was killed), which this one did not run: its reports hold them; one that failed, the index's
+   * last job says so too (exit 1), not only the attempt that ran it.
    */
-  failedEarlier: { site: string; wave: number }[];
+  endedEarlier: EndedEarlier[];
 }
 
 /** Refuses an index out of range, or a total other than the manifest's (--shard auto: in the engine's terms). */
@@ -114,6 +116,8 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
   const watch = request.stopwatch ?? clock.now;
   const started = watch();
   let sent = false;
+  // The sites its index's earlier attempts ended, as they recorded them: read at its end.
+  const earlier: SiteReport[] = [];
   const reportOf = (result: WorkerResult) =>
     workerReport({
       manifest,
@@ -122,6 +126,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       result,
       attempt,
       sites: reports,
+      earlier,
       startedAt,
       durationMs: watch() - started,
     });
@@ -162,13 +167,17 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     report.rollout = await rolloutAtEnd(store, manifest, result.end).catch((fault: unknown) => {
       throw new WorkerStopped(fault, cut(), 'where the rollout stands at its end could not be read from the store');
     });
-    const failedEarlier =
-      attempt > 1
-        ? await endedFailed(store, manifest, request.index, result, () => ({ ...cut(), rollout: report.rollout }))
-        : [];
-    // Its exit says a site of its index failed: so do its reports.
-    if (failedEarlier.length > 0 && report.outcome === 'success') report.outcome = 'failure';
-    return { manifest, result, report, owns, failedEarlier };
+    if (attempt === 1) return { manifest, result, report, owns, endedEarlier: [] };
+    const ended = await endedEarlier(store, manifest, request.index, result, () => ({
+      ...cut(),
+      rollout: report.rollout,
+    }));
+    const warn = (m: string) => request.logger.warn(undefined, request.masker.mask(m));
+    earlier.push(...(await earlierReports(store, manifest, ended, journalKey(request.env), warn)));
+    // Its report made again, those sites in it; its exit says a site of its index failed: so do its reports.
+    const whole = { ...reportOf(result), rollout: report.rollout };
+    if (ended.some((e) => e.outcome === 'failure') && whole.outcome === 'success') whole.outcome = 'failure';
+    return { manifest, result, report: whole, owns, endedEarlier: ended };
   } finally {
     clearInterval(heartbeat);
     // A release that fails leaves the lease held until its ttl (the index's next attempt waits for

@@ -147,10 +147,14 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
     if (error instanceof LeaseError && error.code === 'LEASE_HELD') throw new ShardUnavailable(error);
     throw error;
   }
-  const { result, report, manifest, failedEarlier } = done;
+  const { result, report, manifest, endedEarlier } = done;
+  const failedEarlier = endedEarlier.filter((r) => r.outcome === 'failure');
   const failed = [...result.ran.filter((r) => r.outcome === 'failure'), ...failedEarlier];
-  for (const r of failedEarlier)
-    say(`✖ ${manifest.over} ${r.site} (wave ${r.wave}): failure, in an earlier attempt of this shard`);
+  // Ended by an earlier attempt: said as such, not as run by this one (nothing of them was sent).
+  for (const r of endedEarlier)
+    say(
+      `${r.outcome === 'success' ? '✔' : '✖'} ${manifest.over} ${r.site} (wave ${r.wave}): ${r.outcome}, in an earlier attempt of this shard`,
+    );
   for (const r of result.ran)
     say(
       `${r.outcome === 'success' ? '✔' : r.outcome === 'parked' ? '⏸' : '✖'} ${manifest.over} ${r.site} (wave ${r.wave}): ${r.outcome === 'parked' ? 'parked for its window' : r.outcome}  run ${r.siteRun}`,

@@ -101,9 +101,23 @@ export function journalReport(
   torn?: (line: number) => void,
   ways: WaysOn = CLI_WAYS,
 ): Report {
+  return journalRelease(text, path, key, torn, ways).report;
+}
+
+/**
+ * The report of the release a journal's text records, and when its last run started: each of its
+ * steps not marked done in an earlier run (`resume: earlier-run`) that has an end ended in that run.
+ */
+export function journalRelease(
+  text: string,
+  path: string,
+  key?: string,
+  torn?: (line: number) => void,
+  ways: WaysOn = CLI_WAYS,
+): { report: Report; lastRunAt: number } {
   const state = readJournal(text, path, key, ways);
   if (state.torn !== undefined) torn?.(state.torn);
-  return buildReport(releaseOf(state, ways));
+  return { report: buildReport(releaseOf(state, ways)), lastRunAt: state.runs.at(-1)!.at };
 }
 
 /** `ways`: how the steps' hints name the ways on (the CLI's flags by default, an action's inputs). */

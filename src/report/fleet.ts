@@ -11,6 +11,8 @@ export const NO_REPORT_NOTE = 'no report: its job died or never ran';
 export const noReportNote = (instance: string) =>
   instance.endsWith('(no worker started yet)') ? 'no report yet: no worker of it has started' : NO_REPORT_NOTE;
 export const UNDER_WAY = 'under way';
+/** What a worker's row of a site its index's earlier attempt ended says (a retried job's report). */
+const ENDED_EARLIER = 'ended by an earlier attempt of this shard, not run by this one';
 
 export interface FleetRow {
   /** What the job ran ("site=emea"), or its report's file for a job that ran every instance. */
@@ -39,7 +41,7 @@ export function fleetRows(report: Report): FleetRow[] {
               : r.outcome,
       detail: r.underWay
         ? `shard ${r.underWay.shard}/${r.underWay.of} holds it until ${r.underWay.until}${r.parked === null ? '' : `; waiting for ${r.parked}`}`
-        : `${r.counts.total} step run(s): ${countsPhrase(r.counts)}${r.parked === null ? '' : `; waiting for ${r.parked}`}`,
+        : `${r.counts.total} step run(s): ${countsPhrase(r.counts)}${r.parked === null ? '' : `; waiting for ${r.parked}`}${r.endedEarlier ? `; ${ENDED_EARLIER}` : ''}`,
       durationMs: r.durationMs,
       source: r.source,
     })),

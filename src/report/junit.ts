@@ -3,9 +3,9 @@
 // unique, so test tabs (GitLab, Jenkins, Azure) keep each step's history: the classname is the
 // pipeline file (pipelines/release.yml -> pipelines.release), the name the step's id (or its
 // position) with its matrix values (an analysis round's with its wave and round: it runs the gate
-// again). A failure continue-on-error let pass is not a <failure>: the
-// run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
-// attribute on testcase: the file is on the testsuite.
+// again). An instance done in an earlier run says so in <system-out>. A failure continue-on-error
+// let pass is not a <failure>: the run succeeded, and so does the build; it is told in
+// <system-err>. junit-10.xsd has no `file` attribute on testcase: the file is on the testsuite.
 import { errorWords } from './failure-list.ts';
 import { fleetPhrase, noReportNote } from './fleet.ts';
 import { doubtNote, IN_DOUBT_NOTE, limitedTo, namedRunNotes, type Report } from './model.ts';
@@ -101,8 +101,13 @@ export function renderJunit(report: Report, ways?: WaysOn): string {
         : ''
     }${s.round === null ? '' : ` analysis after wave ${s.wave ?? '?'}, round ${s.round}`}`;
     const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs ?? 0)}"`;
+    // Done in an earlier run (a resume's, carried; a retried shard's site its earlier attempt ended): said so, not run now.
+    const earlier =
+      s.resume === 'earlier-run'
+        ? `done in an earlier run${s.earlierRunAt ? ` (started ${s.earlierRunAt})` : ''}: not run again by this one`
+        : '';
     // An instance in doubt is a failure whatever its outcome, the operator's decision said with it.
-    if (s.outcome === 'success' && !failing(s)) {
+    if (s.outcome === 'success' && !failing(s) && !earlier) {
       lines.push(`${open}/>`);
       continue;
     }
@@ -126,13 +131,13 @@ export function renderJunit(report: Report, ways?: WaysOn): string {
       lines.push(
         `      <failure type="${attr(s.inDoubt && s.decision?.decision === 'skip' ? 'IN_DOUBT' : (s.error?.code ?? 'STEP_FAILED'))}" message="${attr(message)}">${body(detail)}</failure>`,
       );
-    } else if (s.outcome !== 'failure') {
+    } else if (s.outcome === 'skipped' || s.outcome === 'cancelled') {
       lines.push(
         `      <skipped message="${attr(s.outcome === 'cancelled' ? (s.error?.message ?? 'cancelled') : 'skipped: its condition was false')}"/>`,
       );
     }
     lines.push(
-      `      <system-out>${body([`${s.name} (${s.uses})`, s.figures ?? ''].filter(Boolean).join('\n'))}</system-out>`,
+      `      <system-out>${body([`${s.name} (${s.uses})`, s.figures ?? '', earlier].filter(Boolean).join('\n'))}</system-out>`,
     );
     if (s.outcome === 'failure' && s.continuedOnError)
       lines.push(

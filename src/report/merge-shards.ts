@@ -2,7 +2,10 @@
 // fleet's merge: with --expect-shards N, every report must be a worker's of one run planned with N
 // shards, and each shard no report is from is named ("shard 3/8"), which fails the fleet; and a
 // site two reports hold, because a worker left it (its lease lapsed, or it was interrupted) and
-// another attempt resumed it, is the resuming attempt's: the report that left it is superseded.
+// another attempt resumed it, is the resuming attempt's: the report that left it is superseded. A
+// retried worker's report holds the sites its index's earlier attempts ended (shard.endedEarlier):
+// the report of the attempt that ran one, when given, keeps it; the worker's lease is the one its
+// own sites ran under.
 // The rollout is the one the worker that knew the most told (the waves' verdicts at its end): the
 // sites it halted or stands before are not started, not "no report".
 import { UsageError } from '../errors.ts';
@@ -54,6 +57,13 @@ export function leftBy(report: Report, step: ReportStep): boolean {
   return shard.left.includes(String(step.matrix[shard.over]));
 }
 
+/** Whether a worker's report holds this instance's site as an earlier attempt of its index ended it (shard.endedEarlier). */
+export function endedEarlierIn(report: Report, step: ReportStep): boolean {
+  const shard = report.shard;
+  if (!shard || !step.matrix || !Object.hasOwn(step.matrix, shard.over)) return false;
+  return shard.endedEarlier.includes(String(step.matrix[shard.over]));
+}
+
 /** Waves decided by a verdict: how much of the rollout a worker's report knows. */
 const decided = (rollout: NonNullable<Report['rollout']>) =>
   rollout.waves.filter((w) => w.outcome === 'done' || w.outcome === 'failed-within-budget' || w.outcome === 'halted')
@@ -93,11 +103,14 @@ function parkedMore(one: Source, best: Source): boolean {
   return endOf(one.report) > endOf(best.report);
 }
 
-/** The sites a worker's report shows ended: those it ran or resumed, less those it left to another attempt. */
+/** The sites a worker's report shows ended: those it ran or resumed, less those it left to another attempt, and those its index's earlier attempts ended. */
 function endedSites(shards: readonly Source[]): ReadonlySet<string> {
   const ended = new Set<string>();
   for (const { report } of shards)
-    if (report.shard) for (const site of report.shard.sites) if (!report.shard.left.includes(site)) ended.add(site);
+    if (report.shard) {
+      for (const site of report.shard.sites) if (!report.shard.left.includes(site)) ended.add(site);
+      for (const site of report.shard.endedEarlier) ended.add(site);
+    }
   return ended;
 }
 
@@ -170,4 +183,16 @@ export function supersededAttempt(
       o.report.shard.index === shard.index &&
       Date.parse(o.report.startedAt) > started,
   );
+}
+
+/**
+ * A sharded run's worker's report (its sites merged, each run under the worker's lease) holds no
+ * lease of its own: the lease its sites were run under, a takeover's first, so that merging the
+ * workers' files (--expect-shards) keeps a takeover as merging from the store does.
+ */
+export function workerLease(report: Report): Report['lease'] {
+  if (!report.shard) return null;
+  // Not an earlier attempt's: the sites its index's earlier attempts ended ran under their lease.
+  const leases = (report.merged?.reports ?? []).flatMap((r) => (r.lease && !r.endedEarlier ? [r.lease] : []));
+  return leases.find((l) => l.takeover) ?? leases[0] ?? null;
 }

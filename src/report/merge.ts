@@ -14,7 +14,16 @@ import { VERSION } from '../version.ts';
 import { checkedOutcome, underWayOutcome } from './outcome.ts';
 import { checkOverlap, checkSamePipeline, type MergeCheckOptions } from './merge-check.ts';
 import { jobParked, jobsParked } from './merge-parked.ts';
-import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
+import {
+  endedEarlierIn,
+  leftBy,
+  missingShards,
+  shardLabel,
+  shardRollout,
+  supersededAttempt,
+  unstartedAfter,
+  workerLease,
+} from './merge-shards.ts';
 
 export interface ReportShard {
   /** Where it was read from, as given. */
@@ -22,6 +31,8 @@ export interface ReportShard {
   report: Report;
   /** A sharded run's site still under way when read: who holds it (its steps not ended are UNDER_WAY). */
   underWay?: NonNullable<Report['merged']>['reports'][number]['underWay'] | undefined;
+  /** A sharded run's worker's report of a site an earlier attempt of its index ended (not run by that worker). */
+  endedEarlier?: boolean | undefined;
 }
 
 export interface MergeOptions extends MergeCheckOptions {
@@ -125,23 +136,13 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
         parked: jobParked(report),
         lease: report.lease ?? workerLease(report),
         resumedFrom: report.resumedFrom ?? null,
+        endedEarlier: shards[i]!.endedEarlier ?? false,
       })),
       noReport,
       underWay: null,
     },
     steps,
   };
-}
-
-/**
- * A sharded run's worker's report (its sites merged, each run under the worker's lease) holds no
- * lease of its own: the lease its sites were run under, a takeover's first, so that merging the
- * workers' files (--expect-shards) keeps a takeover as merging from the store does.
- */
-function workerLease(report: Report): Report['lease'] {
-  if (!report.shard) return null;
-  const leases = (report.merged?.reports ?? []).flatMap((r) => (r.lease ? [r.lease] : []));
-  return leases.find((l) => l.takeover) ?? leases[0] ?? null;
 }
 
 /** The fleet's matrix: each key's values, from every report (they agree for one pipeline). */
@@ -157,7 +158,8 @@ function* matrixPairs(shards: readonly ReportShard[]): Generator<readonly [strin
  * Every instance once, by step and then in matrix order. A step without a matrix (or over other
  * keys than the jobs' selections) runs in every job: it is kept once, as the job where it went
  * worst saw it. An instance of a site a sharded run's worker left is the resuming attempt's (when
- * both left it, the later one's).
+ * both left it, the later one's); one a retried worker's report holds as an earlier attempt of its
+ * index ended it (the same records), the report of the attempt that ran it, when given.
  */
 function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], options: MergeOptions): Kept[] {
   const [listed, jobs] = [options.listed ?? [], options.covers === undefined];
@@ -175,6 +177,9 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], op
         // The attempt that resumed it keeps it; when both left it, the later one.
         const later = Date.parse(report.startedAt) >= Date.parse(seen.report.startedAt);
         if (!leftHere || (leftThere && later)) byKey.set(key, { step, source, report });
+      } else if (endedEarlierIn(report, step) || endedEarlierIn(seen.report, step)) {
+        // A site a retried worker's report holds as its earlier attempt ended it: that attempt's report, when given, keeps it.
+        if (!endedEarlierIn(report, step)) byKey.set(key, { step, source, report });
       } else {
         checkOverlap({ source: seen.source, report: seen.report }, { source, report }, step, jobs, options.ways);
         if (severity(step) > severity(seen.step)) byKey.set(key, { step, source, report });

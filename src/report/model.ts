@@ -71,6 +71,12 @@ export const ReportStep = z.object({
     .describe(
       "the decision about the in-doubt call: the operator's (--in-doubt, decide), or the pipeline's retry: { in-doubt: retry } policy (by: the pipeline); a decision, never a success",
     ),
+  resume: z
+    .enum(['earlier-run', 'resumed'])
+    .nullable()
+    .describe(
+      "on a resumed run: done in an earlier run (nothing sent by this one), or run again now; in a sharded run's worker's report, each step that ran of a site an earlier attempt of its index ended (shard.endedEarlier): earlier-run; null otherwise",
+    ),
   earlierRunAt: z.string().nullable().describe('ISO 8601: when the earlier run it was done in started'),
   // Reports written before rollouts have neither.
   wave: z.int().nullable().default(null).describe('in a rollout: the wave it belongs to, from 1'),
@@ -202,6 +208,12 @@ export const Report = z.object({
             resumedFrom: ResumedFrom.nullable()
               .default(null)
               .describe("the journal the job's run resumed; null when it resumed none"),
+            endedEarlier: z
+              .boolean()
+              .default(false)
+              .describe(
+                "a sharded run's worker's report: the site an earlier attempt of its index ended, its row and steps as that attempt recorded them (read from the store), not run by this worker; false otherwise",
+              ),
           }),
         )
         .describe("one entry per job's report"),
@@ -248,6 +260,12 @@ export const Report = z.object({
         .array(z.string())
         .describe(
           "sites it started and did not end (its lease lapsed, or it was interrupted): a later attempt resumes them, and report --merge keeps that attempt's instances",
+        ),
+      endedEarlier: z
+        .array(z.string())
+        .default([])
+        .describe(
+          "sites an earlier attempt of its index ended (a retried job's), not run by this one: their steps are in this report as that attempt recorded them, read from the store (each that ran marked resume: earlier-run), so report --merge of the files of a job's last attempts names them; a report of another attempt that ran them is kept before this one's. [] in the report of an earlier version",
         ),
       attempt: z
         .int()
@@ -438,7 +456,8 @@ function goOn(parked: NonNullable<Report['parked']>, sharded: boolean, ways: Way
 }
 
 /** What a run-level note is about: a JUnit `<property>` is named by it. */
-export type RunNoteKind = 'parked' | 'under way' | 'decision' | 'lease' | 'lease takeover' | 'resumed from';
+export type RunNoteKind =
+  'parked' | 'under way' | 'ended earlier' | 'decision' | 'lease' | 'lease takeover' | 'resumed from';
 
 /** The run-level lines every rendering shows, in words (the ways on in those of the surface in use). */
 export function runNotes(report: RunNoteSource, ways: WaysOn = CLI_WAYS): string[] {
@@ -482,6 +501,12 @@ export function namedRunNotes(report: RunNoteSource, ways: WaysOn = CLI_WAYS): {
       'under way',
       `under way when read (${underWay.at}), at wave ${underWay.wave}: ${underWay.waitingFor ? `waiting for ${underWay.waitingFor}` : underWay.sites.length ? `${underWay.sites.length} site(s) running` : 'none running'}, ${underWay.notStarted.length} not started yet; this report is not the run's result: read it again once its workers ended`,
     );
+  const earlier = report.shard?.endedEarlier ?? [];
+  if (report.shard && earlier.length)
+    note(
+      'ended earlier',
+      `Ended by an earlier attempt of shard ${report.shard.index}/${report.shard.of} (their steps as that attempt recorded them, read from the store: nothing of them run or sent by this one): ${jobsNamed(earlier, `${report.shard.over}(s)`)}`,
+    );
   for (const d of report.decisions)
     note(
       'decision',
@@ -515,9 +540,9 @@ export function namedRunNotes(report: RunNoteSource, ways: WaysOn = CLI_WAYS): {
   return notes;
 }
 
-/** The jobs a note is about: five named, the rest counted. */
-const jobsNamed = (jobs: string[]) =>
-  `${jobs.slice(0, 5).join(', ')}${jobs.length > 5 ? ` and ${jobs.length - 5} more job(s)` : ''}`;
+/** The jobs (or sites) a note is about: five named, the rest counted. */
+const jobsNamed = (jobs: readonly string[], what = 'job(s)') =>
+  `${jobs.slice(0, 5).join(', ')}${jobs.length > 5 ? ` and ${jobs.length - 5} more ${what}` : ''}`;
 
 /** A run's (or a merged fleet's job's, `ofJob`: the lease named, the caller naming the jobs) lease takeover, and a journal of another pipeline it resumed. */
 function jobNotes(

@@ -10,8 +10,9 @@ export function checkedOutcome(
   report: Pick<Report, 'outcome' | 'steps' | 'rollout'> & Partial<Pick<Report, 'shard'>>,
 ): Report['outcome'] {
   if (report.outcome !== 'success') return report.outcome;
-  // A sharded run's worker knows the whole rollout: another shard's failure within a wave's budget is not this job's.
-  const own = report.shard && new Set(report.shard.sites);
+  // A sharded run's worker knows the whole rollout: another shard's failure within a wave's budget is not this job's
+  // (its index's earlier attempts' are: its report holds those sites).
+  const own = report.shard && new Set([...report.shard.sites, ...report.shard.endedEarlier]);
   const rollout =
     own && report.rollout
       ? {

@@ -42,6 +42,7 @@ test("report --merge --expect-shards: the workers' own reports, a worker of no s
     end: 'done',
     sites: [],
     left: [],
+    endedEarlier: [],
     attempt: 1,
     assign: 'static',
   });

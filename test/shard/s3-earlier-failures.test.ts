@@ -1,5 +1,5 @@
 // A worker of a retried index (its second attempt) reads, at its end, the sites an earlier
-// attempt of its index ended failed (its exit and its reports must say them). A store that fails
+// attempt of its index ended (its exit and its reports must say those that failed). A store that fails
 // at that read (Ceph's RADOS Gateway behind a proxy that answers every read of the wave's log
 // 503 SlowDown from then on: test/helpers/s3-proxy.ts) loses nothing: every report the worker was
 // asked for is still written, cut short (not a success it cannot know), then the fault is said.
@@ -49,7 +49,7 @@ test("a retried worker whose store fails as it reads its index's earlier failure
   // Then the fault is said: the store's failure, and that this attempt sent nothing (the index may run again).
   assert.match(
     second.stdout,
-    /shard 1\/1: its earlier attempts' failed sites could not be read from the store: .*HTTP 503/,
+    /shard 1\/1: its earlier attempts' ended sites could not be read from the store: .*HTTP 503/,
   );
   assert.match(second.stderr, /HTTP 503 SlowDown/);
   assert.match(second.stderr, /code: SHARD_UNAVAILABLE/);

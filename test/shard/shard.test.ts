@@ -439,7 +439,7 @@ test("a worker stopped (SIGTERM) while its takeover's verify reads the target ba
   assert.deepEqual([report.shard.end, report.shard.left], ['cancelled', ['site-0001']]);
 });
 
-test('report --merge of worker files never says a site ran by an attempt killed before it wrote its file was not started: it is in no report, its job died', async (t) => {
+test("report --merge of worker files holds the site an attempt killed before it wrote its file ended (the retried attempt's file carries it), and never says a site of the halted wave no file holds was not started: it is in no report, its job died", async (t) => {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   let reached: () => void = () => undefined;
@@ -463,9 +463,8 @@ test('report --merge of worker files never says a site ran by an attempt killed 
   // Attempt 2 takes site-0002 over; verify cannot tell an update/system with no source: the wave halts.
   const json = join(f.dir, 'second.json');
   // Its own lease long (attempt 1's 3s lapses all the same): a stalled machine never loses it midway.
-  const second = workerProcess([...args.slice(0, -1), '1h', '--report-json', json], f.env);
-  t.after(() => second.child.kill('SIGKILL'));
-  const ended = await second.done;
+  const second = await runCli([...args.slice(0, -1), '1h', '--report-json', json], { env: f.env });
+  const ended = { code: second.code, out: second.stdout + second.stderr };
   assert.equal(ended.code, 1, ended.out);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 }, 'site-0001 ran, in the attempt that died');
   const merged = await f.cli(['report', '--merge', json, '--expect-shards', '1']);
@@ -477,12 +476,17 @@ test('report --merge of worker files never says a site ran by an attempt killed 
   assert.notEqual(job.lease?.holder.split(' of ')[0], killed, JSON.stringify(job.lease));
   assert.match(job.lease?.takeover?.evidence.join('; ') ?? '', new RegExp(`took over from ${killed} `));
   const line = /^✖ the rollout halted at wave 1: .*$/m.exec(merged.stdout)?.[0] ?? '';
-  // The file of attempt 2 cannot tell which of the wave's other sites attempt 1 ran: none is said not started.
-  assert.match(
-    line,
-    /; nothing is undone; in no report \(its job died or never ran\): site-0001, site-0003, site-0004$/,
+  // The file of attempt 2 holds site-0001, which attempt 1 ended (its steps as attempt 1 recorded them).
+  assert.doesNotMatch(merged.stdout, /site=site-0001: no report/);
+  assert.deepEqual(
+    merged.report!.steps.filter((s) => s.matrix?.site === 'site-0001').map((s) => [s.outcome, s.resume]),
+    [
+      ['success', 'earlier-run'],
+      ['success', 'earlier-run'],
+    ],
   );
-  assert.match(merged.stdout, /^✖ site=site-0001: no report: its job died or never ran/m);
+  // It cannot tell whether attempt 1 ran any of the wave's other sites: none is said not started.
+  assert.match(line, /; nothing is undone; in no report \(its job died or never ran\): site-0003, site-0004$/);
   // The store knows: site-0001 ran; the others never started.
   const stored = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.match(stored.stdout, /^✖ the rollout halted at wave 1: .*; not started: site-0003, site-0004$/m);
