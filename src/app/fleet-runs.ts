@@ -6,7 +6,7 @@
 import { UsageError } from '../errors.ts';
 import type { Report } from '../report/model.ts';
 import { NoShardedRun, readManifest } from '../shard/manifest.ts';
-import { isAbort } from '../shard/worker.ts';
+import { abortedAt, isAbort } from '../shard/worker.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import type { Fleet } from './shard-plan.ts';
 import { shardedReport } from './shard-report.ts';
@@ -32,11 +32,13 @@ function standingOf(run: string, report: Report): Standing {
   // Halted (an abort among them) before any worker started a site: ended all the same.
   if (rollout?.halted) {
     const { wave, reason } = rollout.halted;
+    const aborted = isAbort(reason);
     return {
       run,
       ended: true,
-      state: isAbort(reason) ? `aborted at wave ${wave}` : `failure (halted at wave ${wave})`,
-      at,
+      state: aborted ? `aborted at wave ${wave}` : `failure (halted at wave ${wave})`,
+      // An abort ends it when it is made, after the last of its sites (or its plan).
+      at: aborted ? Math.max(at, abortedAt(reason) ?? at) : at,
     };
   }
   if (report.merged?.reports.length === 0) return notEnded('planned, no worker started a site yet');
@@ -58,7 +60,7 @@ export function standings(store: RunStore, key: string | undefined, now: () => n
           ended: false,
           state: 'named by a plan job that has not written its manifest yet',
           at: 0,
-          hint: `wait for that plan job to end (one that stopped plans run ${run} when it is run again, under its key), or plan a second rollout on purpose with --new-run`,
+          hint: `wait for that plan job to end; one that stopped plans run ${run} when it is run again under its key (the same CI run, or --run-key), or plan past it with --new-run, which takes the fleet's next slot`,
         };
       throw e;
     }
@@ -66,17 +68,17 @@ export function standings(store: RunStore, key: string | undefined, now: () => n
   return (run: string) => read.get(run) ?? read.set(run, standing(run)).get(run)!;
 }
 
-/** A run of the store this enginectl cannot read (damaged, or a newer version's): named, with how to plan past it. */
-async function unreadable<T>(store: RunStore, run: string, read: () => Promise<T>): Promise<T> {
+/** A run of this fleet (its slot or its manifest says) this enginectl cannot read (damaged, or a newer version's): refused, named, with how to plan past it. */
+export async function ourRun<T>(store: RunStore, run: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
     if (!(e instanceof StoreError) || (e.code !== 'STORE_DAMAGED' && e.code !== 'STORE_VERSION')) throw e;
     throw new StoreError(
       e.code,
-      `run ${run} in ${store.url} cannot be read (${e.message}): shard cannot tell whether it is a run of this fleet not ended`,
+      `run ${run} of this fleet in ${store.url} cannot be read (${e.message}): shard cannot tell whether it has ended`,
       {
-        hint: `put its record back (a newer enginectl's run: plan with that version), or plan past it on purpose with --new-run once you know it is not a rollout of this fleet under way`,
+        hint: `put its record back from the store's versions or backup (a newer enginectl's run: plan with that version), or plan past it on purpose with --new-run once you know it is not under way`,
         cause: e,
       },
     );
@@ -116,14 +118,23 @@ export async function earlierRuns(
   store: RunStore,
   fleet: Fleet,
   standing: (run: string) => Promise<Standing>,
-  except?: string,
+  except: string | undefined,
+  warn: (line: string) => void,
 ): Promise<string | undefined> {
   const found: Standing[] = [];
   for (const id of [...(await shardedRuns(store)).ids].sort().reverse()) {
     if (id === except) continue;
-    const manifest = await unreadable(store, id, () => readManifest(store, id));
-    if (manifest.sha256 !== fleet.sha256 || manifest.inventory !== fleet.inventory) continue;
-    found.push(await unreadable(store, id, () => standing(id)));
+    // A manifest unreadable may be any fleet's: said, and passed over (this fleet's last run is
+    // read again by its slot, and refused there when it is the one).
+    const manifest = await readManifest(store, id).catch((e: unknown) => {
+      if (!(e instanceof StoreError) || (e.code !== 'STORE_DAMAGED' && e.code !== 'STORE_VERSION')) throw e;
+      warn(
+        `run ${id} (its manifest in ${store.url}) cannot be read (${e.code}): passed over as a run of another fleet`,
+      );
+      return undefined;
+    });
+    if (!manifest || manifest.sha256 !== fleet.sha256 || manifest.inventory !== fleet.inventory) continue;
+    found.push(await ourRun(store, id, () => standing(id)));
   }
   const open = found.find((s) => !s.ended);
   if (open) throw notEnded(store, open);

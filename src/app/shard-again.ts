@@ -19,24 +19,32 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { NoShardedRun, readManifest, readShardRecord, writeManifest, type Manifest } from '../shard/manifest.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import { neutralise } from '../text/neutralise.ts';
+import { workspaceOf } from '../ci/facts.ts';
 import { takeSlot } from './fleet-slot.ts';
 import { includeRoot } from './include-file.ts';
 import { operatorOf } from './journal-setup.ts';
 import { makeManifest, refuseOtherHashing, type Fleet } from './shard-plan.ts';
 import { storePlanned } from './shard-instances.ts';
-import { earlierRuns, notEnded, standings, standsWords } from './fleet-runs.ts';
+import { earlierRuns, notEnded, ourRun, standings, standsWords } from './fleet-runs.ts';
 
 const KeyRecord = z.object({ run: z.string(), key: z.string(), file: z.string(), at: z.number() });
 
 /**
- * The pipeline file as a re-run finds it again: inside a git work tree, its path from the tree's
- * root (the same on every runner's checkout, whatever the working directory or however it is
- * typed); outside one, its real path.
+ * The pipeline file as a re-run finds it again: inside the CI's workspace (the checkout's root),
+ * its path from there (the same on every runner, whatever the working directory or however it is
+ * typed; two repositories checked out in one workspace are two paths); else inside a git work
+ * tree, its path from the tree's root; else its real path.
  */
-export function fileIdentity(cwd: string, file: string): string {
+export function fileIdentity(cwd: string, file: string, env: Readonly<Record<string, string | undefined>>): string {
   const real = realpathSync(resolve(cwd, file));
+  const workspace = workspaceOf(env, '');
+  const from = (root: string) => relative(root, real).split(sep).join('/');
+  if (workspace !== '' && existsSync(workspace)) {
+    const root = realpathSync(workspace);
+    if (real.startsWith(`${root}${sep}`)) return `workspace:${from(root)}`;
+  }
   const root = includeRoot(dirname(real));
-  return existsSync(join(root, '.git')) ? `repo:${relative(root, real).split(sep).join('/')}` : real;
+  return existsSync(join(root, '.git')) ? `repo:${from(root)}` : real;
 }
 
 /** Where the run planned under `key` for the file (fileIdentity) and its --var values (`vars`: their masked hash) is named. */
@@ -79,7 +87,7 @@ export function checkKeyed(manifest: Manifest, fleet: Fleet, shards: number, ass
       'SHARD_REFUSED',
       `run ${manifest.run} was planned under this key from another pipeline: ${differs} (the key: ${key})`,
       {
-        hint: `give shard the files, --var values, --shards and --assign of its first attempt (its workers would be refused), or plan another rollout with --new-run (or another --run-key)`,
+        hint: `give shard the files, --var values, --shards and --assign of its first attempt (its workers would be refused), or plan another rollout under a key of its own: another --run-key`,
       },
     );
 }
@@ -111,7 +119,7 @@ export async function planOrFind(
   o: PlanRequest,
 ): Promise<{ manifest: Manifest; again?: string }> {
   const { key } = o;
-  const path = key === undefined ? undefined : runKeyPath(key, fileIdentity(o.cwd, o.file), fleet.vars);
+  const path = key === undefined ? undefined : runKeyPath(key, fileIdentity(o.cwd, o.file, o.env), fleet.vars);
   const keyed = path && (await keyedRun(store, path));
   const told = ` (planned by an earlier attempt, under ${key}: nothing new planned)`;
   // The run the key names, its manifest written: printed again. Not written yet (its planner
@@ -130,7 +138,9 @@ export async function planOrFind(
   if (existing)
     return { manifest: existing, again: told.replace(/\)$/, `${await standsWords(standing, existing.run)})`) };
   if (!o.newRun) {
-    const last = await earlierRuns(store, fleet, standing, keyed || undefined);
+    const last = await earlierRuns(store, fleet, standing, keyed || undefined, (line) =>
+      o.stderr(`${neutralise(`enginectl: warning: ${line}`)}\n`),
+    );
     if (last) o.stderr(`${neutralise(`enginectl: ${last}`)}\n`);
   }
   let run = keyed || newRunId(o.now());
@@ -140,11 +150,15 @@ export async function planOrFind(
     const other = await found(run);
     if (other) return { manifest: other, again: told };
   }
-  // The fleet's next slot, create-only: a plan of another CI run at once stands aside (unless --new-run).
-  if (!o.newRun) {
-    const holder = await takeSlot(store, fleet, run, o.now(), async (r) => !(await standing(r)).ended);
-    if (holder) throw notEnded(store, await standing(holder));
-  }
+  // The fleet's next slot, create-only: a plan of another CI run at once stands aside (--new-run does not).
+  const holder = await takeSlot(
+    store,
+    fleet,
+    run,
+    o.now(),
+    o.newRun ? undefined : async (r) => !(await ourRun(store, r, () => standing(r))).ended,
+  );
+  if (holder) throw notEnded(store, await standing(holder));
   const manifest = makeManifest(pipeline, fleet, {
     run,
     shards: o.shards,

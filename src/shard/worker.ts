@@ -113,6 +113,12 @@ const ABORTED = 'aborted by the operator';
 /** A halt's reason that says the operator's abort (abortedBy), not a wave's failure. */
 export const isAbort = (reason: string) => reason.startsWith(`${ABORTED} (`);
 
+/** When an abort's reason (abortedBy) says it was made. */
+export function abortedAt(reason: string): number | undefined {
+  const at = /, (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\): /.exec(reason)?.[1];
+  return at === undefined ? undefined : Date.parse(at);
+}
+
 export async function runWorker(deps: WorkerDeps): Promise<WorkerResult> {
   const { manifest, index } = deps;
   const ran: WorkerResult['ran'] = [];

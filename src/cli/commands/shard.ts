@@ -47,7 +47,7 @@ Options:
                      inventory, --shards or --assign differ); other --var values or another file
                      (a matrix of plan jobs) plan a run of their own
   --new-run          plan a new run even while one of this fleet has not ended (still under the
-                     key: a re-run of the plan job prints it again)
+                     key: a re-run of the plan job prints it again; it takes the fleet's next slot)
   -h, --help         show this help
 
 Without a key's run, a run of the store of the same pipeline and inventory that has not ended
@@ -55,8 +55,9 @@ Without a key's run, a run of the store of the same pipeline and inventory that 
 workers again), abort it (decide --store URL --run ID --abort --reason TEXT), or give --new-run.
 One that ended is said in a line: the new rollout sends its writes again.
 
-Exit codes: 0 planned (or the key's run printed again), 2 invalid input (a pipeline without
-rollout:, a step outside it, a run of the fleet not ended).`;
+Exit codes: 0 planned (or the key's run printed again), 1 the run store failed or holds a
+damaged record of the fleet, 2 invalid input (a pipeline without rollout:, a step outside it, a run
+of the fleet not ended).`;
 
 /**
  * What `enginectl shard` accepts (and -h, --help), as its parser reads it: the table of
