@@ -45,8 +45,10 @@ export interface WaysOn {
   journalWritten: string;
   /** What writes a journal, as a refusal of a file that is none names it: `enginectl run --journal`. */
   journalWriter: string;
-  /** The hint of a journal's record refused, when the journal is a run store's (storedWays): default `give the file written by` journalWriter. */
-  giveJournal?: string | undefined;
+  /** Where a run store's journal's record at `line` (storedWays) is, and what to do once it is refused: none for a journal file (this file's words). */
+  storedRecord?: ((line?: number) => string) | undefined;
+  /** A new run instead of one of the store that cannot be read, as its refusal offers it: `run FILE --store URL, without --resume or --continue`. */
+  startAnew: string;
   /** The local journal file a stored run's runner may have kept besides the store, as a damaged segment's hint offers it: `the --journal F file its runner was given, if it was`. */
   runnerJournal: string;
   /** What to do once the journal's disk is full, before going on: `free space on that disk (or choose another --journal)`. */
@@ -109,6 +111,8 @@ export const CLI_WAYS: WaysOn = {
   journalWriter: 'enginectl run --journal',
   runnerJournal:
     'the --journal F file its runner was given, if it was given one (a shard worker keeps none, nor does a run given none)',
+  startAnew:
+    'run FILE --store URL, without --resume or --continue (a site of a sharded run: abort the sharded run with decide --store URL --run ID --abort --reason TEXT, then plan anew with enginectl shard --new-run)',
   freeSpace: 'free space on that disk (or choose another --journal)',
   merging: 'report --merge',
   mergedFiles: 'the JSON reports (--report-json) or journals (--journal) the jobs wrote',
@@ -129,12 +133,38 @@ export const CLI_WAYS: WaysOn = {
   example: (kind, ...values) => values.map((v) => `--${kind} ${v}`).join(' '),
 };
 
-/** What to do with a journal whose record is refused: give the file its writer wrote, or (a run store's) what `ways.giveJournal` says. */
-export const giveJournal = (ways: WaysOn) => ways.giveJournal ?? `give the file written by ${ways.journalWriter}`;
+/** Where a run's journal is in a run store, as the refusal of one of its records names it. */
+export interface StoredJournal {
+  url: string;
+  runId: string;
+  /** The key its segments are under: `runs/ID/journal/`. */
+  prefix: string;
+  /** The key of the segment that holds line `line` of the journal (from 1), if it is known. */
+  keyOf(line: number): string | undefined;
+}
 
 /** The ways of a journal read from a run store: a record refused is the store's, never a file to give again. */
-export const storedWays = (ways: WaysOn = CLI_WAYS): WaysOn => ({
+export const storedWays = (at: StoredJournal, ways: WaysOn = CLI_WAYS): WaysOn => ({
   ...ways,
-  giveJournal:
-    "nothing but enginectl writes under runs/ in a run store: this run's segments were altered or written by something else; put them back from a copy of the store (S3 versioning, a backup)",
+  storedRecord: (line) => {
+    const key = line === undefined ? undefined : at.keyOf(line);
+    const what = key ? `its record at ${key} in ${at.url} was` : `its records under ${at.prefix} in ${at.url} were`;
+    return `nothing but enginectl writes under runs/ in a run store: ${what} altered or written by something else; put ${key ? 'it' : 'them'} back from a copy of the store (S3 versioning, a backup), or give run ${at.runId} up and start anew: ${ways.startAnew}`;
+  },
 });
+
+/** What to do with a journal whose record (at `line`) is refused: give the file its writer wrote (`orNew`: or a new file), or a run store's words. */
+export const giveJournal = (ways: WaysOn, line?: number, orNew = false) =>
+  ways.storedRecord?.(line) ??
+  `give the file written by ${ways.journalWriter}${orNew ? ', or a new file for a new journal' : ''}`;
+
+/** What a journal holding a record no run writes (at `line`: damaged, out of order) is: a file altered (`one`: or two mixed), or a run store's words. */
+export const alteredJournal = (ways: WaysOn, line?: number, one = false) =>
+  ways.storedRecord?.(line) ??
+  `this file was altered, or is not ${one ? 'one journal' : 'a journal'} of ${ways.journalWriter}`;
+
+/** What to do with a sealed journal whose record at `line` the key refused: its key, and where it came from (a file's, or the store's words). */
+export const sealRefused = (ways: WaysOn, line: number) =>
+  ways.storedRecord
+    ? `read it with the key that wrote it; if this is that key, ${ways.storedRecord(line)}`
+    : 'check where this file came from, or read it with the key that wrote it';

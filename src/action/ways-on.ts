@@ -26,6 +26,7 @@ export const ACTION_WAYS: WaysOn = {
     "the journal file a run of the action wrote (its journal output, e.g. downloaded as an artifact), or with store: the run's id",
   journalWriter: 'a run of the action (its journal output)',
   runnerJournal: "its runner's local journal file (that job's journal output, if it was uploaded as an artifact)",
+  startAnew: 'a job with store: and neither journal: nor continue: (a new run)',
   // The action writes its journal under RUNNER_TEMP (or where input journal names, on a resume): no input moves it.
   freeSpace: "free space on the runner's disk",
   merging: 'input merge',

@@ -9,7 +9,7 @@ import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { selectionOf, type JournalVersion } from '../journal/records.ts';
-import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
+import { journalState, killedAtFirstRecord, lineNumbers, parseRecords, type JournalState } from '../journal/read.ts';
 import { refuseForgottenDoubts, refuseOpenDoubts } from './open-doubts.ts';
 import { checkParked, parksOf, refuseResumeParked, inEffect, pendingDecisions, timeouts } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
@@ -25,7 +25,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
 import type { JournalSpec } from './journal-spec.ts';
-import { CLI_WAYS, storedWays, type WaysOn } from '../ways-on.ts';
+import { CLI_WAYS, storedWays, type StoredJournal, type WaysOn } from '../ways-on.ts';
 
 export interface JournalRequest {
   path: string;
@@ -39,10 +39,8 @@ export interface JournalRequest {
   continueParked?: boolean | undefined;
   /** A sharded site's run: one its window parked goes on as run --continue goes on with it (any other is resumed). */
   continueWindow?: boolean | undefined;
-  /** What the journal is called in a refusal: `run ID` of a store (default: its path). */
-  label?: string | undefined;
-  /** What the reports call the journal resumed: `URL run ID` of a store, not the runner's copy of it (default: its path). */
-  name?: string | undefined;
+  /** A stored run's journal (its local copy at `path`): `run ID` in a refusal, `URL run ID` in the reports, its records refused in the store's words. */
+  storedAt?: StoredJournal | undefined;
   /**
    * For --in-doubt verify: masks what is read, stops the reads on a signal; each answer's Date and
    * "since the call" read on `clock`, which goes on while verify reads (not `now`, fixed when the
@@ -99,9 +97,11 @@ export function teachSecrets(pipeline: Pipeline, env: JournalRequest['env'], mas
 
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
   // A stored run's (`URL run ID`, not its local copy, in a refusal): a record refused is the store's.
-  const named = request.name ?? request.path;
-  const ways = request.name === undefined ? (request.ways ?? CLI_WAYS) : storedWays(request.ways);
+  const at = request.storedAt;
+  const [named, label] = at ? [`${at.url} run ${at.runId}`, `run ${at.runId}`] : [request.path, request.path];
+  const ways = at ? storedWays(at, request.ways) : (request.ways ?? CLI_WAYS);
   const opened = JournalFile.open(request.path, request.command, {
+    name: named,
     mustExist: request.resume,
     fs: request.fs,
     key: journalKey(request.env),
@@ -132,15 +132,15 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       };
     }
     const records = parseRecords(opened.framed, named, ways);
-    refuseForgottenDoubts(records, named, ways);
-    const read = journalState(records, named, ways);
+    refuseForgottenDoubts(records, named, ways, lineNumbers(opened.framed));
+    const read = journalState(records, named, ways, lineNumbers(opened.framed));
     const parks = parksOf(read, request.now);
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
     const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
     const continued =
       request.continueParked === true || (request.continueWindow === true && state.parked?.park.for === 'window');
     if (continued) {
-      checkParked(state, request.label ?? request.path, ways);
+      checkParked(state, label, ways);
       // A decision not yet made: parked again before anything is planned (an in-doubt call waits for it).
       if (pendingDecisions(state.parked).length > 0) {
         const { salt, v: version } = state.runs[0]!;
@@ -160,7 +160,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
           timeouts: timeouts(read.parked!, request.now),
         };
       }
-    } else refuseResumeParked(state, request.label ?? request.path, ways);
+    } else refuseResumeParked(state, label, ways);
     // A halted rollout goes on only on the operator's word, recorded as a decision.
     if (state.halted && !request.continueRollout) {
       throw new UsageError(

@@ -3,7 +3,7 @@ import { doubtCall } from '../api/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Framed } from '../journal/frame.ts';
 import type { JournalRecord } from '../journal/records.ts';
-import { journalState, parseRecords } from '../journal/read.ts';
+import { journalState, lineNumbers, parseRecords } from '../journal/read.ts';
 import { undecidedInDoubt, type InDoubtInstance } from '../journal/verify.ts';
 import type { WaysOn } from '../ways-on.ts';
 
@@ -15,8 +15,9 @@ import type { WaysOn } from '../ways-on.ts';
 export function refuseOpenDoubts(framed: Framed, path: string, ways: WaysOn): void {
   if (framed.lines.length === 0) return;
   const records = parseRecords(framed, path, ways);
-  refuseForgottenDoubts(records, path, ways);
-  const open = undecidedInDoubt(journalState(records, path, ways));
+  const lines = lineNumbers(framed);
+  refuseForgottenDoubts(records, path, ways, lines);
+  const open = undecidedInDoubt(journalState(records, path, ways, lines));
   if (open.length === 0) return;
   const named = namedCalls(open);
   throw new UsageError(
@@ -33,21 +34,33 @@ export function refuseOpenDoubts(framed: Framed, path: string, ways: WaysOn): vo
  * (a new run on open doubts is refused above), so the file was edited, or joins two journals. Read
  * as it stands, the new release would forget the doubt and a resume send the write again: refused.
  */
-export function refuseForgottenDoubts(records: JournalRecord[], path: string, ways: WaysOn): void {
+export function refuseForgottenDoubts(
+  records: JournalRecord[],
+  path: string,
+  ways: WaysOn,
+  /** The line of each record (read.ts lineNumbers), that a refusal names. */
+  lines: readonly number[] = [],
+): void {
   // Each release but the last, read up to the fresh run record that follows it.
   const fresh = records.flatMap((r, i) => (r.t === 'run' && !r.resume ? [i] : []));
-  for (const next of fresh.slice(1)) refuseOpenBefore(records.slice(0, next), path, ways);
+  for (const next of fresh.slice(1)) refuseOpenBefore(records.slice(0, next), path, ways, lines, lines[next]);
 }
 
-function refuseOpenBefore(earlier: JournalRecord[], path: string, ways: WaysOn): void {
-  const open = undecidedInDoubt(journalState(earlier, path, ways));
+function refuseOpenBefore(
+  earlier: JournalRecord[],
+  path: string,
+  ways: WaysOn,
+  lines: readonly number[],
+  line: number | undefined,
+): void {
+  const open = undecidedInDoubt(journalState(earlier, path, ways, lines));
   if (open.length === 0) return;
   const named = namedCalls(open);
   throw new UsageError(
     'BAD_JOURNAL',
-    `${path}: a new run begins in it after a run that left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt, undecided: ${named.join(', ')}; no run writes that (a new run on open doubts is refused): the file was altered, or joins two journals`,
+    `${line === undefined ? path : `${path}:${line}`}: a new run begins in it after a run that left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt, undecided: ${named.join(', ')}; no run writes that (a new run on open doubts is refused): the file was altered, or joins two journals`,
     {
-      hint: `check on the server what became of ${open.length === 1 ? 'it' : 'them'}, then give the run a journal of its own; nothing was run`,
+      hint: `check on the server what became of ${open.length === 1 ? 'it' : 'them'}, then ${ways.storedRecord?.(line) ?? 'give the run a journal of its own'}; nothing was run`,
     },
   );
 }

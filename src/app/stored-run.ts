@@ -128,15 +128,15 @@ export async function openStoredRun(request: {
   if (request.resumeId === undefined) {
     const runId = request.newId === undefined ? newRunId(request.now) : checkRunId(request.newId);
     const path = request.journal ?? join(request.tmpdir, `enginectl-${runId}.journal.jsonl`);
-    return { store, runId, path, resume: false, replica: new JournalReplica(store, runId, 1) };
+    return { store, runId, path, resume: false, replica: new JournalReplica(store, runId) };
   }
   const runId = checkRunId(request.resumeId, request.resumeNamed, request.ways);
-  const { text, next } = await readStoredJournal(store, runId, request.ways);
+  const { text, segments } = await readStoredJournal(store, runId, request.ways);
   // A copy of its own: two jobs going on with the same run at once never write one file (the lease, or the store's create-only segment, refuses one).
   const path =
     request.journal ?? join(request.tmpdir, `enginectl-${runId}.${randomBytes(4).toString('hex')}.journal.jsonl`);
   layCopy(path, runId, text);
-  return { store, runId, path, resume: true, replica: new JournalReplica(store, runId, next) };
+  return { store, runId, path, resume: true, replica: new JournalReplica(store, runId, segments) };
 }
 
 /**
@@ -187,9 +187,9 @@ export async function fenceStoredRun(stored: StoredRun, tries = 8): Promise<void
  * before it left, not the copy openStoredRun read before the lease was taken.
  */
 export async function readStoredRunAgain(stored: StoredRun, ways?: WaysOn): Promise<void> {
-  const { text, next } = await readStoredJournal(stored.store, stored.runId, ways);
+  const { text, segments } = await readStoredJournal(stored.store, stored.runId, ways);
   layCopy(stored.path, stored.runId, text);
-  stored.replica.readAgain(next);
+  stored.replica.readAgain(segments);
 }
 
 /**
@@ -208,14 +208,14 @@ export async function takeOverStoredRun(
 ): Promise<StoredRun> {
   checkRunId(runId);
   for (let i = 0; i < tries; i++) {
-    const { text, next } = await readSegments(store, runId);
+    const { text, segments } = await readSegments(store, runId);
+    const replica = new JournalReplica(store, runId, segments);
     if (text !== '') {
-      const stored = { store, runId, path: journal(), resume: true, replica: new JournalReplica(store, runId, next) };
+      const stored = { store, runId, path: journal(), resume: true, replica };
       layCopy(stored.path, runId, text);
       await fenceStoredRun(stored, tries);
       return stored;
     }
-    const replica = new JournalReplica(store, runId, next);
     if (await replica.fence()) return { store, runId, path: journal(), resume: false, replica };
   }
   throw grew(store, runId);
@@ -245,6 +245,5 @@ const grew = (store: RunStore, runId: string) =>
     { hint: 'run the same command again once that runner has stopped (its lease lapsed, it stops at its next write)' },
   );
 
-/** What a stored run's journal is called: `run ID` in a refusal, `URL run ID` in the reports; nothing without a store. */
-export const storedJournalNames = (stored: StoredRun | undefined) =>
-  stored ? { label: `run ${stored.runId}`, name: `${stored.store.url} run ${stored.runId}` } : {};
+/** Where a stored run's journal is, which names it (`run ID` in a refusal, `URL run ID` in the reports); nothing without a store. */
+export const storedJournalNames = (stored: StoredRun | undefined) => (stored ? { storedAt: stored.replica.at } : {});

@@ -6,7 +6,7 @@ import { undecodedNameHint } from '../file-name.ts';
 import { readJournal, tornLine, type JournalState } from '../journal/read.ts';
 import { storedWays } from '../ways-on.ts';
 import { journalKey } from '../journal/seal.ts';
-import { checkRunId, readStoredJournal } from '../journal/replica.ts';
+import { checkRunId, readStoredJournal, storedJournalAt } from '../journal/replica.ts';
 import { namedStore } from '../app/stored-run.ts';
 import type { RunStore } from '../store/store.ts';
 import type { CliIO } from './io.ts';
@@ -67,9 +67,10 @@ async function namedJournal(
     if (positionals.length > 0)
       throw new UsageError('BAD_ARGUMENTS', `${command}: a JOURNAL file or --run ID, not both`);
     const store = namedStore(command, values.store, io.env, io.cwd, '--run names a run of a run store: ', io.signal);
-    const { text } = await readStoredJournal(store, checkRunId(values.run));
+    const { text, segments } = await readStoredJournal(store, checkRunId(values.run));
     const name = `${store.url} run ${values.run}`;
-    const state = readJournal(text, name, journalKey(io.env), storedWays());
+    const ways = storedWays(storedJournalAt(store, values.run, () => segments));
+    const state = readJournal(text, name, journalKey(io.env), ways);
     await check?.(store, values.run, state);
     return { state, name };
   }

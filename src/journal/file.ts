@@ -93,6 +93,8 @@ export class JournalFile {
       truncate?: boolean | undefined;
       /** How the surface names the journal a run wrote, in the hint of one not there or of a full disk (the CLI's flags by default). */
       ways?: WaysOn | undefined;
+      /** What the refusal of a record calls the journal: a stored run's `URL run ID`, not its local copy (default: `path`). */
+      name?: string | undefined;
     } = {},
   ): OpenedJournal {
     const fs = options.fs ?? nodeFs;
@@ -119,8 +121,9 @@ export class JournalFile {
       const text = fs.readFileSync(fd, 'utf8');
       const framed = decodeJournal(text);
       const warnings = warning ? [warning] : [];
-      if (framed.foreign) throw notAJournal(path, '; nothing was run and the file is left as it was', options.ways);
-      if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged, options.ways);
+      const named = options.name ?? path;
+      if (framed.foreign) throw notAJournal(named, '; nothing was run and the file is left as it was', options.ways);
+      if (framed.damaged !== undefined) throw damagedJournal(named, framed.damaged, options.ways);
       if (framed.torn !== undefined) {
         fs.ftruncateSync(fd, framed.wholeBytes);
         warnings.push(
@@ -128,7 +131,7 @@ export class JournalFile {
         );
       }
       // Sealed records are checked before anything is read from them; a sealed journal is appended to only with its key.
-      const lastSeal = options.key ? checkSeals(text, path, options.key, framed.wholeBytes) : '';
+      const lastSeal = options.key ? checkSeals(text, named, options.key, framed.wholeBytes, options.ways) : '';
       if (!options.key && isSealed(text)) {
         throw refuse(
           `it is sealed with a key (${JOURNAL_KEY_VARIABLE}), which is not set`,

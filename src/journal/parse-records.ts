@@ -5,7 +5,7 @@ import { UsageError } from '../errors.ts';
 import type { Framed } from './frame.ts';
 import { JournalRecordSchema, READ_VERSIONS, type JournalRecord } from './records.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
-import { CLI_WAYS, giveJournal, type WaysOn } from '../ways-on.ts';
+import { alteredJournal, CLI_WAYS, giveJournal, type WaysOn } from '../ways-on.ts';
 
 /** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
 export function damagedJournal(path: string, line: number, ways: WaysOn = CLI_WAYS): UsageError {
@@ -13,7 +13,7 @@ export function damagedJournal(path: string, line: number, ways: WaysOn = CLI_WA
     'BAD_JOURNAL',
     `${path}:${line}: a damaged record before the end of the journal (its checksum does not match)`,
     {
-      hint: `a crash only ever tears the last line: this file was altered, or is not a journal of ${ways.journalWriter}; nothing was run`,
+      hint: `a crash only ever tears the last line: ${alteredJournal(ways, line)}; nothing was run`,
     },
   );
 }
@@ -21,7 +21,7 @@ export function damagedJournal(path: string, line: number, ways: WaysOn = CLI_WA
 /** A file of one line that no record starts like: never a journal, and never cut as a torn one. */
 export function notAJournal(path: string, left = '', ways: WaysOn = CLI_WAYS): UsageError {
   return new UsageError('BAD_JOURNAL', `${path}:1: not a record of an enginectl journal${left}`, {
-    hint: `give the file written by ${ways.journalWriter}, or a new file for a new journal`,
+    hint: giveJournal(ways, 1, true),
   });
 }
 
@@ -35,7 +35,7 @@ export function parseRecords(framed: Framed, path: string, ways: WaysOn = CLI_WA
       throw new UsageError(
         'BAD_JOURNAL',
         `${path}:${line}: not a journal record (it nests more than ${MAX_HELD_DEPTH} levels deep)`,
-        { hint: giveJournal(ways) },
+        { hint: giveJournal(ways, line) },
       );
     const parsed = JournalRecordSchema.safeParse(value);
     if (parsed.success) return parsed.data;
@@ -46,7 +46,7 @@ export function parseRecords(framed: Framed, path: string, ways: WaysOn = CLI_WA
     throw new UsageError(
       'BAD_JOURNAL',
       `${path}:${line}: not a journal record (${issue.path.join('.') || 'record'}: ${issue.message})`,
-      { hint: giveJournal(ways) },
+      { hint: giveJournal(ways, line) },
     );
   });
 }
@@ -61,7 +61,7 @@ function versionRefused(path: string, line: number, version: unknown, ways: Ways
     return new UsageError(
       'BAD_JOURNAL',
       `${path}:${line}: not a journal of enginectl: ${version === undefined ? 'its run record has no version' : `its run record's version is ${JSON.stringify(version)}, not a number`}`,
-      { hint: giveJournal(ways) },
+      { hint: giveJournal(ways, line) },
     );
   const reads = `this enginectl reads versions ${READ_VERSIONS.slice(0, -1).join(', ')} and ${READ_VERSIONS.at(-1)}`;
   const newer = version > READ_VERSIONS.at(-1)!;

@@ -8,7 +8,7 @@ import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
 export { damagedJournal, notAJournal, parseRecords } from './parse-records.ts';
 import { parseRecords } from './parse-records.ts';
-import { CLI_WAYS, giveJournal, type WaysOn } from '../ways-on.ts';
+import { alteredJournal, CLI_WAYS, giveJournal, type WaysOn } from '../ways-on.ts';
 import type { JournalRecord, RunRecord } from './records.ts';
 import { withSharedOutputs } from './shared-outputs.ts';
 import { ParkReader } from './parks.ts';
@@ -33,23 +33,33 @@ export function readJournal(text: string, path: string, key?: string, ways: Ways
       `${path}: the run that wrote it was killed while writing its first record, before anything was sent: there is no run to report`,
       { hint: 'run the pipeline again: with --resume on this file, or with a new journal (nothing of it was done)' },
     );
-  if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes);
-  return { ...journalState(parseRecords(framed, path, ways), path, ways), torn: framed.torn };
+  if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes, ways);
+  return { ...journalState(parseRecords(framed, path, ways), path, ways, lineNumbers(framed)), torn: framed.torn };
 }
+
+/** The line of each whole record of a journal, in order (parseRecords gives a record for each). */
+export const lineNumbers = (framed: Framed) => framed.lines.map((l) => l.line);
 
 /**
  * A record no enginectl writes where it stands (an answer with no send before it, an end of other
- * inputs than its call's): the journal was edited, or mixes two. Acting on it could forget a write
- * in doubt and send it again: refused.
+ * inputs than its call's) at `line`: the journal was edited, or mixes two. Acting on it could
+ * forget a write in doubt and send it again: refused.
  */
-function unordered(path: string, r: { t: string; key?: string }, why: string, ways: WaysOn): UsageError {
+function unordered(path: string, r: { t: string; key?: string }, why: string, ways: WaysOn, line?: number) {
   const a = /^[aeiou]/.test(r.t) ? 'an' : 'a';
-  return new UsageError('BAD_JOURNAL', `${path}: ${a} ${r.t} record of ${r.key ?? 'an instance'} ${why}`, {
-    hint: `no run writes it so: this file was altered, or is not one journal of ${ways.journalWriter}; nothing was run`,
+  const at = line === undefined ? path : `${path}:${line}`;
+  return new UsageError('BAD_JOURNAL', `${at}: ${a} ${r.t} record of ${r.key ?? 'an instance'} ${why}`, {
+    hint: `no run writes it so: ${alteredJournal(ways, line, true)}; nothing was run`,
   });
 }
 
-export function journalState(records: JournalRecord[], path: string, ways: WaysOn = CLI_WAYS): JournalState {
+/** The state the records of a journal say (`lines`: the line of each, lineNumbers, that a refusal names). */
+export function journalState(
+  records: JournalRecord[],
+  path: string,
+  ways: WaysOn = CLI_WAYS,
+  lines: readonly number[] = [],
+): JournalState {
   // A fresh run (not a resume) starts a new release in the same file.
   const first = records.findLastIndex((r) => r.t === 'run' && !r.resume);
   if (first < 0)
@@ -77,7 +87,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
     if (r.t === 'run') {
       if (runs.length > 0 && r.salt !== runs[0]!.salt)
         throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, {
-          hint: giveJournal(ways),
+          hint: giveJournal(ways, lines[first + i]),
         });
       runs.push(r);
       runAt = r.at;
@@ -147,12 +157,13 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
         state.attempts.push({ method: r.method, path: r.path, fate: 'unknown' });
         break;
       case 'status':
-        if (!state.call) throw unordered(path, r, 'with no send record before it', ways);
+        if (!state.call) throw unordered(path, r, 'with no send record before it', ways, lines[first + i]);
         state.call.status = r.status;
         if (state.attempts.length > 0) state.attempts.at(-1)!.status = r.status;
         break;
       case 'answer': {
-        if (!state.call || state.attempts.length === 0) throw unordered(path, r, 'with no send record before it', ways);
+        if (!state.call || state.attempts.length === 0)
+          throw unordered(path, r, 'with no send record before it', ways, lines[first + i]);
         const status = r.status ?? state.call.status;
         Object.assign(state.call, { ended: true, status });
         // An answer after the answer: the step could not read a 2xx it heard (status kept, fate
@@ -171,7 +182,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
           r.inputs !== undefined &&
           r.inputs !== call.inputs
         )
-          throw unordered(path, r, 'whose inputs are not those its call was sent with', ways);
+          throw unordered(path, r, 'whose inputs are not those its call was sent with', ways, lines[first + i]);
         state.ended = { ...withSharedOutputs(r), runAt };
         break;
       }

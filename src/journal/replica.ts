@@ -8,7 +8,7 @@ import { shardKeys } from '../shard/manifest.ts';
 import { parseOrReadAgain } from '../store/record.ts';
 import { keysAfterListing, refuseAnswersEveryKey, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 import { firstBrokenLine } from './frame.ts';
-import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
+import { CLI_WAYS, type StoredJournal, type WaysOn } from '../ways-on.ts';
 
 const PREFIX = 'runs';
 const segment = sequenceKey;
@@ -38,12 +38,55 @@ export function checkRunId(id: string, named = '--run', ways: WaysOn = CLI_WAYS)
   return id;
 }
 
+/** A segment of a run's journal as the store holds it: its key, and how many lines (records) it holds. */
+export interface Segment {
+  key: string;
+  lines: number;
+}
+
+/** A run's journal as read from the store: its text, the number of its next segment, and its segments in order. */
+export interface StoredText {
+  text: string;
+  next: number;
+  segments: Segment[];
+}
+
+const linesOf = (bytes: Buffer) => {
+  let n = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) n++;
+  return n;
+};
+
+/** Where run `runId`'s journal is in `store`, its `segments` as read (and put since): the segment a line of it is in. */
+export function storedJournalAt(store: RunStore, runId: string, segments: () => readonly Segment[]): StoredJournal {
+  return {
+    url: store.url,
+    runId,
+    prefix: journalPrefix(runId),
+    keyOf(line) {
+      let last = 0;
+      for (const s of segments()) if (line <= (last += s.lines)) return s.key;
+      return undefined;
+    },
+  };
+}
+
 export class JournalReplica {
+  private segments: Segment[];
+
+  /** The journal of run `runId`, going on after `segments` (read from the store: none for a new run). */
   constructor(
     readonly store: RunStore,
     readonly runId: string,
-    private next: number,
-  ) {}
+    segments: readonly Segment[] = [],
+  ) {
+    this.segments = [...segments];
+  }
+
+  /** Where the journal is in the store (with the segments this runner put), as a refusal of one of its records names it. */
+  get at(): StoredJournal {
+    return storedJournalAt(this.store, this.runId, () => this.segments);
+  }
 
   /** Puts the bytes the journal synced as the next segment; throws when it cannot (the run stops before its next call). */
   async push(bytes: Buffer): Promise<void> {
@@ -67,32 +110,29 @@ export class JournalReplica {
 
   /** The number of the segment the next push creates. */
   get position(): number {
-    return this.next;
+    return this.segments.length + 1;
   }
 
   private key(): string {
-    return `${journalPrefix(this.runId)}${segment(this.next)}`;
+    return `${journalPrefix(this.runId)}${segment(this.position)}`;
   }
 
   /** The next segment created with `bytes`, create-only; false when it exists. */
   private async put(bytes: Buffer): Promise<boolean> {
-    if (!(await this.store.create(this.key(), bytes))) return false;
-    this.next++;
+    const key = this.key();
+    if (!(await this.store.create(key, bytes))) return false;
+    this.segments.push({ key, lines: linesOf(bytes) });
     return true;
   }
 
-  /** Goes on from segment `next`: the journal was read again, with the segments put since. */
-  readAgain(next: number): void {
-    this.next = next;
+  /** Goes on after `segments`: the journal was read again, with the segments put since. */
+  readAgain(segments: readonly Segment[]): void {
+    this.segments = [...segments];
   }
 }
 
 /** A run's journal as the store holds it: its segments in order, and the number of the next. */
-export async function readStoredJournal(
-  store: RunStore,
-  runId: string,
-  ways: WaysOn = CLI_WAYS,
-): Promise<{ text: string; next: number }> {
+export async function readStoredJournal(store: RunStore, runId: string, ways: WaysOn = CLI_WAYS): Promise<StoredText> {
   const read = await readSegments(store, runId, ways);
   // No segment, or fences alone (a runner took the run over and stopped before its first record): no run begun.
   if (read.text === '') {
@@ -116,13 +156,14 @@ export async function readStoredJournal(
  * absent: a listing may lag the segments just put (an NFS client's cached directory, an eventually
  * consistent S3), a read by name does not.
  */
-export async function readSegments(
-  store: RunStore,
-  runId: string,
-  ways: WaysOn = CLI_WAYS,
-): Promise<{ text: string; next: number }> {
+export async function readSegments(store: RunStore, runId: string, ways: WaysOn = CLI_WAYS): Promise<StoredText> {
   const keys = await store.list(journalPrefix(runId));
   const parts: Buffer[] = [];
+  const segments: Segment[] = [];
+  const add = async (key: string, body: Buffer) => {
+    parts.push(await wholeSegment(store, key, body, ways));
+    segments.push({ key, lines: linesOf(parts.at(-1)!) });
+  };
   for (const [i, key] of keys.entries()) {
     if (key !== `${journalPrefix(runId)}${segment(i + 1)}`)
       throw new StoreError(
@@ -132,12 +173,11 @@ export async function readSegments(
       );
     const body = await store.get(key);
     if (!body) throw new StoreError('STORE_FAILED', `${store.url}: ${key} was listed and is gone`);
-    parts.push(await wholeSegment(store, key, body, ways));
+    await add(key, body);
   }
   const after = await keysAfterListing(store, journalPrefix(runId), keys.length + 1);
-  for (const [i, body] of after.entries())
-    parts.push(await wholeSegment(store, `${journalPrefix(runId)}${segment(keys.length + 1 + i)}`, body, ways));
-  return { text: Buffer.concat(parts).toString('utf8'), next: parts.length + 1 };
+  for (const [i, body] of after.entries()) await add(`${journalPrefix(runId)}${segment(keys.length + 1 + i)}`, body);
+  return { text: Buffer.concat(parts).toString('utf8'), next: parts.length + 1, segments };
 }
 
 /**

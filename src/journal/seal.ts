@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { UsageError } from '../errors.ts';
 import { crcMember } from './frame.ts';
+import { CLI_WAYS, sealRefused } from '../ways-on.ts';
 
 /** The environment variable that holds the key. */
 export const JOURNAL_KEY_VARIABLE = 'ENGINECTL_JOURNAL_KEY';
@@ -58,7 +59,7 @@ export function isSealed(text: string): boolean {
  * Checks every whole line's seal in order; returns the last MAC (what the next record chains to).
  * A line without a seal, or whose seal is not the key's, is refused at its line (exit 2).
  */
-export function checkSeals(text: string, path: string, key: string, wholeBytes: number): string {
+export function checkSeals(text: string, path: string, key: string, wholeBytes: number, ways = CLI_WAYS): string {
   let previous = '';
   let offset = 0;
   let n = 0;
@@ -71,7 +72,7 @@ export function checkSeals(text: string, path: string, key: string, wholeBytes: 
     const m = SEALED.exec(line);
     const refuse = (why: string) =>
       new UsageError('JOURNAL_UNAUTHENTICATED', `${path}:${n}: ${why}`, {
-        hint: `nothing was run: a journal sealed with ${JOURNAL_KEY_VARIABLE} is trusted only whole and unaltered; check where this file came from, or read it with the key that wrote it`,
+        hint: `nothing was run: a journal sealed with ${JOURNAL_KEY_VARIABLE} is trusted only whole and unaltered; ${sealRefused(ways, n)}`,
       });
     if (!m)
       throw refuse(
