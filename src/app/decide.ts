@@ -19,6 +19,7 @@ import { inDoubtInstances, type InDoubtInstance, type Verified } from '../journa
 import type { JournalRecord } from '../journal/records.ts';
 import type { OperatorDecision } from '../runner/rollout-result.ts';
 import { readFileSync } from 'node:fs';
+import { storedWays } from '../ways-on.ts';
 import { indentLines } from '../text/neutralise.ts';
 
 export type DecisionKind = OperatorDecision['decision'];
@@ -88,7 +89,13 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     signal: request.signal,
   });
   const key = journalKey(request.env);
-  const read = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);
+  // The store's copy, laid locally: a record refused is the store's (its segment named), never a file to give.
+  const read = readJournal(
+    readFileSync(stored.path, 'utf8'),
+    `run ${stored.runId}`,
+    key,
+    storedWays(stored.replica.at),
+  );
   // A runner going on with the run holds it (its lease): it is not parked now, whatever its journal
   // said last. Its lapse is read on the run's clock (this machine's), request.now, as verify reads it.
   // A decision written into a live runner's journal cuts it: its lapse confirmed, a whole ttl past on this clock.

@@ -5,7 +5,7 @@
 // cannot tell, recorded in the lease as the takeover's evidence (a journal with no record: no call left).
 import { EnginectlError, interruptedRead } from '../errors.ts';
 import { readJournal } from '../journal/read.ts';
-import { readSegments } from '../journal/replica.ts';
+import { readSegments, storedJournalAt } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
 import { inDoubtInstances } from '../journal/verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -26,7 +26,7 @@ import { actorOf, runUrlOf } from '../ci/facts.ts';
 import type { RunStore } from '../store/store.ts';
 import { verifyJournal } from './verify.ts';
 import { teachSecrets } from './journal-setup.ts';
-import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
+import { CLI_WAYS, storedWays, type WaysOn } from '../ways-on.ts';
 import { leaseNames, selectedValues } from './lease-names.ts';
 
 export interface LeaseRequest {
@@ -69,10 +69,14 @@ async function verifyTakeover(
     return { evidence: [`the same run ${previous}, resumed: its calls in doubt are decided by the resume`] };
   // The journal's key, as every reader of a journal has it (seal.ts): read first, one too short is input to fix, not a call verify cannot tell.
   const key = journalKey(request.env);
+  const base = request.ways ?? CLI_WAYS;
+  const takeOver = `check on the server what it may have sent, then ${base.takeOver(previous)}`;
   let cannot: string[];
   let evidence: string[];
+  /** The hint of the journal's refusal, when it cannot be read: where its record is in the store, what to do. */
+  let unread: string | undefined;
   try {
-    const { text } = await readSegments(request.store, previous, request.ways);
+    const { text, segments } = await readSegments(request.store, previous, request.ways);
     // No record at all (no segment, or fences alone: it died at acquire, before its run record): a call's record is in
     // the store before the call leaves, and its lease checked once that record is written, so it sent nothing. Only a
     // journal read whole and found empty says so: a store that fails at the read is no proof (below).
@@ -82,7 +86,12 @@ async function verifyTakeover(
           `run ${previous} left no record in the store's journal: it sent nothing (a call's record is in the store before the call leaves)`,
         ],
       };
-    const state = readJournal(text, `${request.store.url} run ${previous}`, key, request.ways);
+    // A record refused is the store's (its segment named); run `previous` given up, this run goes on by taking the lease over.
+    const ways = storedWays(
+      storedJournalAt(request.store, previous, () => segments),
+      { ...base, startAnew: takeOver },
+    );
+    const state = readJournal(text, `${request.store.url} run ${previous}`, key, ways);
     if (inDoubtInstances(state).length === 0) return { evidence: [`run ${previous} left no call in doubt`] };
     const verified = await verifyJournal(state, {
       pipeline: request.pipeline,
@@ -97,6 +106,7 @@ async function verifyTakeover(
     if (error instanceof LeaseError || request.signal.aborted) throw error;
     evidence = [`run ${previous}'s journal could not be read from the store: ${(error as Error).message}`];
     cannot = evidence;
+    unread = error instanceof EnginectlError ? error.hint : undefined;
   }
   if (cannot.length === 0) return { evidence };
   if (request.takeOver) {
@@ -109,7 +119,12 @@ async function verifyTakeover(
     'LEASE_TAKEOVER_REFUSED',
     `lease ${request.lease.name} expired in the hands of run ${previous}, which left calls verify cannot tell: ${cannot.join('; ')}; nothing was sent`,
     {
-      hint: `check each on the server; then ${(request.ways ?? CLI_WAYS).takeOver(previous)}`,
+      // A journal's record refused says the takeover itself (its ways' startAnew); a read refused otherwise (a segment cut) gets it added.
+      hint: !unread
+        ? `check each on the server; then ${base.takeOver(previous)}`
+        : unread.includes(takeOver)
+          ? unread
+          : `${unread}; or ${takeOver}`,
     },
   );
 }

@@ -19,6 +19,8 @@ import type { ShardWorkerRequest } from './shard-request.ts';
 import { ownLeaseName } from './stored-run-held.ts';
 import { verifyJournal } from './verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
+import type { StoredRun } from './stored-run.ts';
+import { storedWays } from '../ways-on.ts';
 
 /** Who holds run `runId` by its own lease (run.ID) now, renewed on this worker's clock: a runner of the run itself; undefined when none does. */
 export async function liveRunner(request: ShardWorkerRequest, runId: string): Promise<string | undefined> {
@@ -33,13 +35,16 @@ export async function liveRunner(request: ShardWorkerRequest, runId: string): Pr
 /** A site's run the store holds as ended (its last run's finish recorded): its report, and the site's end as the worker records it. */
 export function endedRun(
   request: ShardWorkerRequest,
-  stored: { path: string; runId: string },
+  stored: Pick<StoredRun, 'path' | 'runId' | 'replica'>,
   lease: HeldLease,
 ): { report: SiteReport['report']; outcome: string; end: SiteEnd } | undefined {
   const text = readFileSync(stored.path, 'utf8');
   const key = journalKey(request.env);
-  if (!readJournal(text, `run ${stored.runId}`, key).finished) return undefined;
-  const report = shardedHints(journalReport(text, `${request.store.url} run ${stored.runId}`, key), stored.runId, true);
+  // Laid from the store: a record refused is the store's (its segment named), no file a worker kept.
+  const ways = storedWays(stored.replica.at);
+  if (!readJournal(text, `run ${stored.runId}`, key, ways).finished) return undefined;
+  const name = `${request.store.url} run ${stored.runId}`;
+  const report = shardedHints(journalReport(text, name, key, undefined, ways), stored.runId, true);
   // Cut short (interrupted, its lease lost: a step cancelled), its finish says it stopped, not ended: it is resumed.
   // One fail-fast cancelled after a failure ended with it (resumed, the failed write would be sent
   // again); a window's park did not (its write waits, for the run that goes on).
@@ -71,10 +76,10 @@ export function endedRun(
  */
 export function windowParked(
   request: ShardWorkerRequest,
-  stored: { path: string; runId: string },
+  stored: Pick<StoredRun, 'path' | 'runId' | 'replica'>,
 ): { until: number; since: number; inDoubt: boolean; wentOn: boolean; state: JournalState } | undefined {
   const text = readFileSync(stored.path, 'utf8');
-  const state = readJournal(text, `run ${stored.runId}`, journalKey(request.env));
+  const state = readJournal(text, `run ${stored.runId}`, journalKey(request.env), storedWays(stored.replica.at));
   const park = state.parked?.park;
   if (park?.for !== 'window' || park.until === undefined) return undefined;
   // A continue of it killed after a write left still reads parked: it was under way, not "nothing

@@ -4,7 +4,8 @@
 import { EnginectlError, ExitCode, UsageError } from '../../errors.ts';
 import { readJournal } from '../../journal/read.ts';
 import { releaseOf } from '../../journal/release.ts';
-import { journalPrefix, readStoredJournal, storedRuns } from '../../journal/replica.ts';
+import { journalPrefix, readStoredJournal, storedJournalAt, storedRuns } from '../../journal/replica.ts';
+import { storedWays } from '../../ways-on.ts';
 import { journalKey } from '../../journal/seal.ts';
 import { storeToRead } from '../../app/stored-run.ts';
 import { checkKey, StoreError } from '../../store/store.ts';
@@ -108,7 +109,8 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
         throw error;
       });
       if (!read) continue;
-      state = readJournal(read.text, `${store.url} run ${id}`, journalKey(io.env));
+      const ways = storedWays(storedJournalAt(store, id, () => read.segments));
+      state = readJournal(read.text, `${store.url} run ${id}`, journalKey(io.env), ways);
     } catch (error) {
       if (!(error instanceof EnginectlError) || !RUN_UNREADABLE.has(error.code)) throw error;
       unreadable ??= error;
