@@ -12,6 +12,7 @@ import { namedStore, STORE_VARIABLE } from '../../app/stored-run.ts';
 import { probeStore } from '../../store/probe.ts';
 import { FAN_OUT_FORMATS, fanOut, refuseUnrunnable, type FanOutFormat } from '../../shard/fan-out.ts';
 import { realClock } from '../../app/clock.ts';
+import { idleShards } from '../../shard/idle-shards.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
 import { parseCommandArgs } from '../args.ts';
@@ -28,7 +29,8 @@ and the workers keep the rollout's waves and one failure budget across them thro
 Options:
   --store URL        the run store (file:///PATH a shared directory, or s3://BUCKET/PREFIX; also
                      ${STORE_VARIABLE})
-  --shards N         how many workers
+  --shards N         how many workers (more than the sites: said in a line, the jobs past them
+                     find no site)
   --assign static|queue
                      static (default): a stable hash of each site picks its shard, so a retried
                      shard runs the same sites; queue: each worker claims the next site of the wave
@@ -153,6 +155,9 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   io.stderr(
     `${neutralise(`run ${run} in ${store.url}: ${fleet.sites.length} ${fleet.over}(s) in ${manifest.waves.length} wave(s) over ${shards} shard(s), ${assign}${again ?? ''}`)}\n`,
   );
+  // More shards than sites: planned as asked, said in a line (the jobs past the sites start and do nothing).
+  const idle = idleShards(manifest);
+  if (idle) io.stderr(`${neutralise(`enginectl: warning: ${idle}`)}\n`);
   io.stdout(`${out}\n`);
   return ExitCode.ok;
 }
