@@ -54,6 +54,9 @@ export function workerReport(input: WorkerReportInput): Report {
   const end = result.end.outcome;
   return {
     ...merged,
+    // This attempt's own time, not its earlier sites' (a merge tells attempts of an index apart by it).
+    startedAt: new Date(input.startedAt).toISOString(),
+    durationMs: input.durationMs,
     // A halted rollout fails every worker (exit 1); one cut short is cancelled unless a site failed.
     outcome:
       end === 'halted'
