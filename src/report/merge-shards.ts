@@ -177,12 +177,13 @@ export function supersededAttempt(
   );
   if (shard.left.length > 0) return shard.left.every((site) => heldElsewhere.has(site));
   const started = Date.parse(one.report.startedAt);
-  // A later attempt of its index: by its number when both say it, else by its start.
+  // A later attempt of its index: by its number, and by its start when the numbers are the same
+  // (reports of an earlier version, without one, read as attempt 1 each).
   return all.some(
     (o) =>
       o.report.shard?.run === shard.run &&
       o.report.shard.index === shard.index &&
-      (o.report.shard.attempt !== undefined && shard.attempt !== undefined
+      (o.report.shard.attempt !== shard.attempt
         ? o.report.shard.attempt > shard.attempt
         : Date.parse(o.report.startedAt) > started),
   );
