@@ -177,3 +177,26 @@ steps:
   for (const entity of entities)
     if (entity.ipassword !== null) assert.equal(entity.ipassword, '***', String(entity.iname));
 });
+
+test('a passphrase of words, or a long word, under a credential name is learnt: masked in a later step that reads it, registered', async (t) => {
+  const secrets = { ipassword: 'correct horse battery staple', clientSecret: 'PLAINWORDSECRET' };
+  const s = await setup(
+    t,
+    `version: 1
+name: Passphrase
+steps:
+  - id: get
+    uses: classes/get
+    with: { class: 12, id: 2001 }
+  - name: "pw \${{ steps.get.outputs.entity.ipassword }} cs \${{ steps.get.outputs.entity.ibegin.clientSecret }}"
+    uses: classes/get
+    with: { class: 12, id: 2001 }
+`,
+    { ipassword: secrets.ipassword, ibegin: { clientSecret: secrets.clientSecret } },
+  );
+  const values = Object.values(secrets);
+  assertClean('the journal', s.journal, values);
+  assertClean('the JSON report', s.json, values);
+  assertClean('the log', shown(s.run.stdout + s.run.stderr), values);
+  for (const value of values) assert.ok(registered(s.run.stdout).includes(value), `${value} registered`);
+});
