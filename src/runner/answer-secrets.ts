@@ -51,13 +51,13 @@ const pastTheBound = (name: string) =>
  */
 const ANSWER_MIN_LENGTH = 6;
 
-/** A word (`local`, `LDAP`, `Basic`), or words joined by `-`, `_`, `.` or a space (`client_credentials`, `Not set`). */
+/** A word (`local`, `LDAP`, `Basic`), or words joined by `-`, `_`, `.` or a space (`client_creds`, `Not set`). */
 const WORDS = /^(?:[a-z]+|[A-Z][a-z]*|[A-Z]+)(?:[-_. ](?:[a-z]+|[A-Z][a-z]*|[A-Z]+))*$/;
 
 /**
  * Whether an answer's value under a credential name is a secret to mask in every line and register
- * with the CI: not shorter than ANSWER_MIN_LENGTH, and not a word or words of one case each (an
- * enum's literal: an auth method, a token type, `disabled`). A credential-named field may hold a
+ * with the CI: not shorter than ANSWER_MIN_LENGTH, and not one or two words of one case each of at
+ * most LITERAL_MAX characters (an enum's literal: an auth method, a token type, `disabled`). A credential-named field may hold a
  * setting as well as a credential (`iauth: local`), and a setting learnt would mask that word in
  * every line (`/usr/local`, a step's name) and, in a GitHub job, in every later step too. A secret
  * has digits, signs or a mixed case in a word (`Cl1ent-S3cret-99`, a token, a base64 `dXNlcjpw`);
@@ -65,8 +65,16 @@ const WORDS = /^(?:[a-z]+|[A-Z][a-z]*|[A-Z]+)(?:[-_. ](?:[a-z]+|[A-Z][a-z]*|[A-Z
  */
 function looksSecret(text: string): boolean {
   const value = text.trim();
-  return value.length >= ANSWER_MIN_LENGTH && !WORDS.test(value);
+  return value.length >= ANSWER_MIN_LENGTH && !(value.length <= LITERAL_MAX && WORDS.test(value) && words(value) <= 2);
 }
+
+/**
+ * The longest an enum's literal is read to be (`client_creds`, `KERBEROS`, `disabled`): a longer
+ * value of words (a passphrase `correct horse battery staple`, a `PLAINWORDSECRET`) is a secret, as
+ * is one of three words or more.
+ */
+const LITERAL_MAX = 12;
+const words = (value: string) => value.split(/[-_. ]/).length;
 
 function walk(value: unknown, under: string | undefined, learn: (key: string, text: string) => void): void {
   if (typeof value === 'string' || typeof value === 'number') {
