@@ -122,3 +122,25 @@ test("api --data's credential-named fields (ipassword) are secrets of the call, 
   assert.ok(refused.stderr.split('\n').includes(`::add-mask::${sent}`), refused.stderr);
   assertClean('stdout and stderr, but for its registrations', refused.stdout + shown(refused.stderr), [sent]);
 });
+
+test('api --show-credentials registers every value it prints, past the bound a run keeps to (150 users)', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const base = emulator.state.entities.find((e) => e.ikey === 2001)!;
+  for (let i = 0; i < 150; i++)
+    emulator.state.entities.push({
+      ...structuredClone(base),
+      ikey: 300_000 + i,
+      iname: `many-${i}`,
+      ipassword: `Pw-${i}-x7Qz`,
+    });
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITHUB_ACTIONS: 'true' };
+  const got = await runCli(['api', 'GET', '/api/classes/v1/classes/12/entities', '--show-credentials'], { env });
+  assert.equal(got.code, 0, got.stderr);
+  const masks = new Set(
+    got.output
+      .split('\n')
+      .filter((l) => l.startsWith('::add-mask::'))
+      .map((l) => l.slice('::add-mask::'.length)),
+  );
+  for (let i = 0; i < 150; i++) assert.ok(masks.has(`Pw-${i}-x7Qz`), `Pw-${i}-x7Qz registered before it is printed`);
+});
