@@ -37,7 +37,8 @@ export function answerToPrint(body: unknown, masker: Masker, options: AnswerOpti
   if (masked === body) return masker.maskValue(body);
   const fields: Field[] = [];
   fieldsOf(body, masked, '', fields);
-  learnAnswer(masker, body, 'the answer');
+  // Printed as given, each is registered with the CI first, however many; masked, the run's bound holds.
+  learnAnswer(masker, body, 'the answer', { unbounded: options.show });
   const { ci, say } = options;
   if (!options.show) {
     say(

@@ -27,14 +27,19 @@ import { MASK, type Masker } from './masker.ts';
 const CI_ANSWER_VALUES = 100;
 const registered = new WeakMap<Masker, Set<string>>(); // the values of answers each masker gave the CI
 
-/** Learns every string and number inside each credential-named field of `value` that looks like a secret (`what`: whose answer, for a warning that names it). */
-export function learnAnswer(masker: Masker, value: unknown, what = 'an answer'): void {
+/**
+ * Learns every string and number inside each credential-named field of `value` that looks like a
+ * secret (`what`: whose answer, for a warning that names it). `unbounded`: each registered with the
+ * CI, past CI_ANSWER_VALUES too (`api --show-credentials` prints every one).
+ */
+export function learnAnswer(masker: Masker, value: unknown, what = 'an answer', o: { unbounded?: boolean } = {}): void {
   const told = registered.get(masker) ?? new Set<string>();
   registered.set(masker, told);
   walk(value, undefined, (key, text) => {
     if (!looksSecret(text)) return;
     const name = `${masker.mask(key)} in ${what}`;
-    if (told.size >= CI_ANSWER_VALUES && !told.has(text)) return masker.add(text, name, pastTheBound(name));
+    if (!o.unbounded && told.size >= CI_ANSWER_VALUES && !told.has(text))
+      return masker.add(text, name, pastTheBound(name));
     told.add(text);
     masker.add(text, name);
   });
