@@ -67,6 +67,7 @@ test('a run of the store whose manifest is damaged is named, with how to plan pa
 test('a run aborted before any worker started is ended: the next plan of the fleet is not refused, and says it', async (t) => {
   const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
   const first = await f.shard('--shards', '2');
+  const before = Date.now();
   const abort = await f.cli([
     'decide',
     '--store',
@@ -82,4 +83,7 @@ test('a run aborted before any worker started is ended: the next plan of the fle
   assert.equal(next.code, 0, next.stdout + next.stderr);
   assert.notEqual(runOf(next.stderr), first.run);
   assert.match(next.stderr, new RegExp(`the last run of this fleet \\(${first.run}\\) ended aborted`));
+  // Ended when it was aborted, not before (the review's finding: its start and duration, before the abort).
+  const at = /ended aborted at wave 1 at (\S+Z):/.exec(next.stderr)?.[1];
+  assert.ok(at && Date.parse(at) >= before - 1, `${at} is before the abort (${new Date(before).toISOString()})`);
 });

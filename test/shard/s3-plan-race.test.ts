@@ -4,7 +4,7 @@
 // a planner whose manifest write found another's there prints that one, or is refused when it is
 // not its plan (never a fan-out its workers would be refused).
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test, type TestContext } from 'node:test';
 import { startCeph } from '../helpers/ceph.ts';
 import { runCli } from '../helpers/cli.ts';
 import { proxyInFront } from '../helpers/s3-proxy.ts';
@@ -20,9 +20,11 @@ const GITHUB = {
   GITHUB_RUN_ATTEMPT: '1',
 };
 
-test("a planner whose manifest write finds another planner's manifest there, over other --shards, is refused: it prints no fan-out its workers would be refused", async (t) => {
-  const hold: { release?: () => void; reached?: () => void } = {};
-  const reached = new Promise<void>((resolve) => (hold.reached = resolve));
+/** A proxy in front of RGW that holds the first write of a manifest until released: `reached` once it holds it. */
+async function holdFirstManifest(t: TestContext) {
+  let release: () => void = () => undefined;
+  let reach: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
   let held = false;
   const proxy = await proxyInFront(
     t,
@@ -31,10 +33,15 @@ test("a planner whose manifest write finds another planner's manifest there, ove
     (method, path) => {
       if (held || method !== 'PUT' || !path.endsWith('/manifest')) return;
       held = true;
-      hold.reached!();
-      return new Promise<void>((resolve) => (hold.release = resolve));
+      reach();
+      return new Promise<void>((resolve) => (release = resolve));
     },
   );
+  return { proxy, reached, release: () => release() };
+}
+
+test("a planner whose manifest write finds another planner's manifest there, over other --shards, is refused: it prints no fan-out its workers would be refused", async (t) => {
+  const { proxy, reached, release } = await holdFirstManifest(t);
   const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
     store: { url: ceph.storeUrl(`plan-race-${Date.now()}`, proxy), env: ceph.env },
   });
@@ -45,7 +52,7 @@ test("a planner whose manifest write finds another planner's manifest there, ove
   // The second planner reads the key's run, finds no manifest yet, and plans it over 3 shards.
   const second = await plan('3');
   assert.equal(second.code, 0, second.stdout + second.stderr);
-  hold.release!();
+  release();
   const late = await first;
   const run = /^run (\S+) in /m.exec(second.stderr)![1]!;
   assert.equal(late.code, 2, late.stdout + late.stderr);
@@ -58,20 +65,7 @@ test("a planner whose manifest write finds another planner's manifest there, ove
 });
 
 test("two CI runs planning one fleet at once start one rollout: the planner that finds the other's plan under way is refused, naming it", async (t) => {
-  const hold: { release?: () => void; reached?: () => void } = {};
-  const reached = new Promise<void>((resolve) => (hold.reached = resolve));
-  let held = false;
-  const proxy = await proxyInFront(
-    t,
-    ceph.endpoint,
-    () => undefined,
-    (method, path) => {
-      if (held || method !== 'PUT' || !path.endsWith('/manifest')) return;
-      held = true;
-      hold.reached!();
-      return new Promise<void>((resolve) => (hold.release = resolve));
-    },
-  );
+  const { proxy, reached, release } = await holdFirstManifest(t);
   const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
     store: { url: ceph.storeUrl(`plan-race-runs-${Date.now()}`, proxy), env: ceph.env },
   });
@@ -83,7 +77,7 @@ test("two CI runs planning one fleet at once start one rollout: the planner that
   const first = plan('9101');
   await reached;
   const second = await plan('9102');
-  hold.release!();
+  release();
   const late = await first;
   assert.equal(late.code, 0, late.stdout + late.stderr);
   const run = /^run (\S+) in /m.exec(late.stderr)![1]!;
