@@ -84,7 +84,7 @@ export async function earlierReports(
         unread('its journal holds no step');
         continue;
       }
-      const { report, lastRunAt } = storedSiteReport(segments.text, store.url, siteRun, key, true);
+      const { report, lastRunAt } = storedSiteReport(segments, store, siteRun, key, true);
       reports.push({ site: e.site, siteRun, report: { ...report, steps: report.steps.map(doneIn(lastRunAt)) } });
     } catch (error) {
       unread(`its record or journal could not be read (${(error as Error).message})`);

@@ -152,7 +152,7 @@ export async function shardedReport(
       // Ended: its terminal record read, or its end in the wave's log (the record still being written).
       const ended = terminal !== undefined || log.ended.has(site);
       // Ended with a write in doubt no one decided, or cut short: failed in its wave (shard-site-read.ts).
-      const { report } = storedSiteReport(stored.text, store.url, siteRun!, key, ended, rollout.halted !== null);
+      const { report } = storedSiteReport(stored, store, siteRun!, key, ended, rollout.halted !== null);
       if (w === standing && !terminal && !held) windows.push(...windowWaitOf(site, report, log));
       // Held, its run parked for a window that has not opened on the reader's clock: its worker
       // waits for it (nothing of it is sent before it opens), the site is not running.

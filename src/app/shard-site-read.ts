@@ -2,7 +2,8 @@
 // names (else of the run its owner started), and the report of that journal as a site's report,
 // told as the merged report tells it. report --merge --store reads every site so; a retried
 // index's worker, the sites its earlier attempts ended (shard-earlier.ts).
-import { readSegments } from '../journal/replica.ts';
+import { readSegments, storedJournalAt, type StoredText } from '../journal/replica.ts';
+import { storedWays } from '../ways-on.ts';
 import { journalRelease } from '../journal/release.ts';
 import type { Report } from '../report/model.ts';
 import { undecidedDoubts } from '../runner/result.ts';
@@ -30,14 +31,16 @@ export async function readSite(store: RunStore, run: string, site: string, owned
  * now stands. `lastRunAt`: when the journal's last run started.
  */
 export function storedSiteReport(
-  text: string,
-  url: string,
+  stored: StoredText,
+  store: RunStore,
   siteRun: string,
   key: string | undefined,
   ended: boolean,
   halted = false,
 ): { report: Report; lastRunAt: number } {
-  const { report: read, lastRunAt } = journalRelease(text, `${url} run ${siteRun}`, key);
+  // A record refused is the store's (its segment's key named), never a file to give again.
+  const ways = storedWays(storedJournalAt(store, siteRun, () => stored.segments));
+  const { report: read, lastRunAt } = journalRelease(stored.text, `${store.url} run ${siteRun}`, key, undefined, ways);
   const report = shardedHints(read, siteRun, ended, halted);
   if (
     ended &&
