@@ -69,11 +69,15 @@ export function standings(store: RunStore, key: string | undefined, now: () => n
 }
 
 /** A run of this fleet (its slot or its manifest says) this enginectl cannot read (damaged, or a newer version's): refused, named, with how to plan past it. */
+/** A record this enginectl cannot read (damaged, or a newer version's), as against a store that failed. */
+const unreadable = (e: unknown): e is StoreError & { code: 'STORE_DAMAGED' | 'STORE_VERSION' } =>
+  e instanceof StoreError && (e.code === 'STORE_DAMAGED' || e.code === 'STORE_VERSION');
+
 export async function ourRun<T>(store: RunStore, run: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
-    if (!(e instanceof StoreError) || (e.code !== 'STORE_DAMAGED' && e.code !== 'STORE_VERSION')) throw e;
+    if (!unreadable(e)) throw e;
     throw new StoreError(
       e.code,
       `run ${run} of this fleet in ${store.url} cannot be read (${e.message}): shard cannot tell whether it has ended`,
@@ -127,7 +131,7 @@ export async function earlierRuns(
     // A manifest unreadable may be any fleet's: said, and passed over (this fleet's last run is
     // read again by its slot, and refused there when it is the one).
     const manifest = await readManifest(store, id).catch((e: unknown) => {
-      if (!(e instanceof StoreError) || (e.code !== 'STORE_DAMAGED' && e.code !== 'STORE_VERSION')) throw e;
+      if (!unreadable(e)) throw e;
       warn(
         `run ${id} (its manifest in ${store.url}) cannot be read (${e.code}): passed over as a run of another fleet`,
       );
