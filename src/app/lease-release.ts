@@ -5,13 +5,15 @@
 // run named: its journal in the store (a fleet lease, a run's own lease), or, for a worker of a
 // sharded run (`RUN.shard-I`, whose holder is an attempt with no journal), the run's manifest. A
 // holder's pipeline that cannot be read (a runner lost before its first record, another checkout)
-// leaves the reason as given, said; a --pipeline FILE that cannot be read releases nothing, and
+// leaves the reason as given, said (a journal or manifest this enginectl cannot read, damaged or a
+// newer one's, with the hint every reader of the store gives); a --pipeline FILE that cannot be read releases nothing, and
 // neither does a store that fails as the holder's pipeline is looked for (STORE_FAILED): only a
 // manifest or a journal that is not there is read as absent.
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.ts';
+import { EnginectlError, UsageError } from '../errors.ts';
+import { passedOver } from '../journal/passed-over.ts';
 import { readJournal } from '../journal/read.ts';
-import { readStoredJournal } from '../journal/replica.ts';
+import { readStoredJournal, storedJournalAt } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
 import type { Masker } from '../runner/masker.ts';
 import { Manifest, MANIFEST_VERSIONS, readShardRecord, shardKeys } from '../shard/manifest.ts';
@@ -19,6 +21,10 @@ import type { LeaseRecord } from '../store/lease.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import { teachSecrets } from './journal-setup.ts';
 import { loadPipelineFile, parseVars } from './pipeline-input.ts';
+import { storedWays } from '../ways-on.ts';
+
+/** A record of the store this enginectl cannot read (damaged, a newer one's, sealed with another key): its hint says what to do. */
+const UNREADABLE = new Set(['BAD_JOURNAL', 'JOURNAL_UNAUTHENTICATED', 'STORE_DAMAGED', 'STORE_VERSION']);
 
 export interface ReleaseMasking {
   store: RunStore;
@@ -64,8 +70,9 @@ export async function teachReleaseSecrets(request: ReleaseMasking): Promise<void
           cause: error,
         },
       );
+    const said = passedOver(error, error instanceof EnginectlError && UNREADABLE.has(error.code));
     request.warn(
-      `the reason is recorded as given: the pipeline of the lease's holder (run ${runId}) could not be read to mask its secrets in it (${(error as Error).message}); give --pipeline FILE`,
+      `the reason is recorded as given: the pipeline of the lease's holder (run ${runId}) could not be read to mask its secrets in it (${said}); give --pipeline FILE`,
     );
   }
 }
@@ -83,6 +90,7 @@ async function holderPipelineFile(
     ? await readShardRecord(store, shardKeys(worker[1]!).manifest, Manifest, 'a manifest', MANIFEST_VERSIONS)
     : undefined;
   if (manifest) return manifest.file;
-  const { text } = await readStoredJournal(store, runId);
-  return readJournal(text, `run ${runId}`, journalKey(env)).runs.at(-1)!.file;
+  const read = await readStoredJournal(store, runId);
+  const ways = storedWays(storedJournalAt(store, runId, () => read.segments));
+  return readJournal(read.text, `${store.url} run ${runId}`, journalKey(env), ways).runs.at(-1)!.file;
 }

@@ -25,6 +25,7 @@ import { OWN_LEASE_TTL_MS, ownLeaseName, refuseWhileRunning } from './stored-run
 export { OWN_LEASE_TTL_MS };
 import { readJournal } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
+import { storedWays } from '../ways-on.ts';
 
 export interface OwnLease {
   lease: { check(): Promise<void>; stillHeld(): Promise<void> };
@@ -110,12 +111,11 @@ export async function holdStoredRun(
 
 /** A site of a sharded run whose live worker writes it (its worker lease, not run.ID) is refused: its call in flight is not in doubt. */
 async function refuseWhileSiteHeld(stored: StoredRun, request: OwnLeaseRequest): Promise<void> {
-  let state;
-  try {
-    state = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, journalKey(request.env));
-  } catch {
-    return; // A journal that cannot be read is refused as it is when the run opens it (app/journal-setup.ts).
-  }
+  // A record this enginectl cannot read (damaged, a newer one's) is refused here, in the words the
+  // run's opening of its journal gives (app/journal-setup.ts), before anything is decided on it.
+  const at = stored.replica.at;
+  const text = readFileSync(stored.path, 'utf8');
+  const state = readJournal(text, `${at.url} run ${at.runId}`, journalKey(request.env), storedWays(at, request.ways));
   const now = request.clock.now();
   await refuseWhileRunning(stored.store, stored.runId, state, 'resume it', now, 'Nothing was verified or sent', {
     sites: true,

@@ -2,14 +2,12 @@
 // (its journal written ahead in the run store, fenced by the worker's lease), or the resume of one
 // taken over from a worker that is gone, verify-and-retry deciding its calls in doubt: applied is
 // not sent again; what verify cannot tell fails the site, for an operator.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ApiError } from '../api/index.ts';
 import { EnginectlError, Interrupted } from '../errors.ts';
-import { journalReport } from '../journal/release.ts';
-import { journalKey } from '../journal/seal.ts';
 import { VerifyUnsettled } from '../journal/verify.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import { shardKeys, type Manifest } from '../shard/manifest.ts';
@@ -18,9 +16,15 @@ import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-r
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { finishedHint, shardedHints } from './shard-hints.ts';
-import { endedRun, leftParked, liveRunner, readBackLeftParked, windowParked } from './shard-takeover.ts';
+import {
+  endedRun,
+  leftParked,
+  liveRunner,
+  readBackLeftParked,
+  unsettledReport,
+  windowParked,
+} from './shard-takeover.ts';
 import { undecidedDoubts } from '../runner/result.ts';
-import { maskLease } from '../runner/mask-model.ts';
 import { sitePipeline } from './site-pipeline.ts';
 import type { SiteReport } from './shard-worker-report.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
@@ -132,26 +136,8 @@ export async function runSite(
     }
     // Verify could not tell whether a call it left was applied: the site fails, in doubt, for the
     // operator, and this worker's reports show it as the store holds it (its call in doubt).
-    if (error instanceof VerifyUnsettled && !request.signal.aborted) {
-      try {
-        const text = readFileSync(stored.path, 'utf8');
-        const report = journalReport(text, `${stored.store.url} run ${stored.runId}`, journalKey(request.env));
-        // Read back under this worker's lease (a takeover's), not the one the journal's run held: the
-        // lease this worker's report (and report --merge of its file) says it held is its own.
-        const held = maskLease(request.masker, lease.summary());
-        reports.push({
-          site,
-          siteRun: stored.runId,
-          report: { ...shardedHints(report, stored.runId, true), lease: held },
-        });
-      } catch (unread) {
-        // The site still fails for the operator below; only its steps are missing from this worker's reports.
-        request.logger.warn(
-          undefined,
-          `${manifest.over} ${site}: its steps could not be read back for this worker's reports (${(unread as Error).message}); the merged report reads them from the store`,
-        );
-      }
-    }
+    if (error instanceof VerifyUnsettled && !request.signal.aborted)
+      unsettledReport(request, stored, lease, where, reports);
     // Nothing was added to the journal: its local copy (a taken-over run's, laid from the store) goes.
     rmSync(stored.path, { force: true });
     // Cut by the stop while its journal was opened (a takeover's verify reading the target): the site

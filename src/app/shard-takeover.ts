@@ -4,7 +4,9 @@
 // (then its outcome is the site's: it is not resumed, a write it failed is not sent again).
 // And whether it waits for its window (its run parked for it), which a wave past its budget leaves
 // parked: a call of it in doubt from before its park is read back and said, nothing sent.
+// And, once verify could not tell a call of it, its steps read for the worker's reports.
 import { readFileSync } from 'node:fs';
+import { passedOver } from '../journal/passed-over.ts';
 import { journalReport } from '../journal/release.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
 import { inDoubtInstances } from '../journal/verify.ts';
@@ -132,4 +134,37 @@ export function leftParked(
     `${where.over} ${where.site}: its run ${where.runId} waits for its window, and its wave's failures passed its budget: ${why} (the rollout halts at its wave)`,
   );
   return { outcome: 'parked', window: { until: window.until, since: window.since } };
+}
+
+/**
+ * A site whose verify could not tell whether a call was applied (it fails, in doubt, for the
+ * operator): its steps, for this worker's reports, as the store holds them. A journal that cannot
+ * be read is said with what to do, in the store's words (storedWays): its steps are missing.
+ */
+export function unsettledReport(
+  request: ShardWorkerRequest,
+  stored: Pick<StoredRun, 'path' | 'runId' | 'replica'>,
+  lease: HeldLease,
+  where: { over: string; site: string },
+  reports: SiteReport[],
+): void {
+  try {
+    const text = readFileSync(stored.path, 'utf8');
+    const name = `${request.store.url} run ${stored.runId}`;
+    const report = journalReport(text, name, journalKey(request.env), undefined, storedWays(stored.replica.at));
+    // Read back under this worker's lease (a takeover's), not the one the journal's run held: the
+    // lease this worker's report (and report --merge of its file) says it held is its own.
+    const held = maskLease(request.masker, lease.summary());
+    reports.push({
+      site: where.site,
+      siteRun: stored.runId,
+      report: { ...shardedHints(report, stored.runId, true), lease: held },
+    });
+  } catch (unread) {
+    // The site still fails for the operator; only its steps are missing from this worker's reports.
+    request.logger.warn(
+      undefined,
+      `${where.over} ${where.site}: its steps could not be read back for this worker's reports (${passedOver(unread)}); the merged report reads them from the store`,
+    );
+  }
 }

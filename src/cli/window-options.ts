@@ -6,9 +6,12 @@ export { windowOverride } from '../app/window-override.ts';
 import { UsageError } from '../errors.ts';
 import { isoInstant } from '../schedule/recurrence.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
-import { readStoredJournal, storedRuns } from '../journal/replica.ts';
+import { readStoredJournal, storedJournalAt, storedRuns } from '../journal/replica.ts';
+import { passedOver } from '../journal/passed-over.ts';
 import { journalKey } from '../journal/seal.ts';
-import type { RunStore } from '../store/store.ts';
+import { StoreError, type RunStore } from '../store/store.ts';
+import { neutraliseLines } from '../text/neutralise.ts';
+import { storedWays } from '../ways-on.ts';
 import { readJournalFile } from './journal-file.ts';
 import type { CliIO } from './io.ts';
 
@@ -50,11 +53,12 @@ export const STORED_HISTORY_RUNS = 20;
 
 /**
  * The durations of every journal --history gives, and with a run store those of its latest runs
- * (a run it cannot read, damaged or sealed with another key, gives none), as the runner asks for them.
+ * (a run it cannot read, damaged, a newer enginectl's or sealed with another key, gives none, with
+ * a warning naming it in the words of every reader of the store), as the runner asks for them.
  */
 export async function historyOf(
   values: WindowValues,
-  io: Pick<CliIO, 'readFile' | 'env' | 'signal'>,
+  io: Pick<CliIO, 'readFile' | 'env' | 'signal' | 'stderr'>,
   store?: RunStore,
   command = 'run',
 ): Promise<((uses: string, server: string | undefined) => readonly number[]) | undefined> {
@@ -64,10 +68,18 @@ export async function historyOf(
     writeDurations(await readJournalFile(`${command} --history`, path, io), durations);
   for (const id of store ? (await storedRuns(store)).slice(0, STORED_HISTORY_RUNS) : []) {
     try {
-      const { text } = await readStoredJournal(store!, id);
-      writeDurations(readJournal(text, `${store!.url} run ${id}`, journalKey(io.env)), durations);
-    } catch {
-      // Not evidence: the p95 is read from the others, or the step's own bound.
+      const read = await readStoredJournal(store!, id);
+      const ways = storedWays(storedJournalAt(store!, id, () => read.segments));
+      writeDurations(readJournal(read.text, `${store!.url} run ${id}`, journalKey(io.env), ways), durations);
+    } catch (error) {
+      // No record yet (the run this runner opens, fences alone): nothing to read, nothing to say.
+      if (error instanceof StoreError && error.code === 'STORE_REFUSED') continue;
+      // Not evidence: the p95 is read from the others, or the step's own bound; said, with what to do.
+      const said = passedOver(error);
+      const named = said.includes(` run ${id}`) ? said : `${store!.url} run ${id}: ${said}`;
+      io.stderr(
+        `enginectl: warning: ${neutraliseLines(`its write durations are not counted (each write's p95 is read from the other runs): ${named}`)}\n`,
+      );
     }
   }
   return (uses, server) => durations.get(historyKey(uses, server)) ?? [];
