@@ -5,7 +5,8 @@
 // gave (its outputs and its result; every string and number inside such a field, a number as its
 // JSON text: a passcode 482913 is one) that looks like a secret (looksSecret) is learnt by the
 // run's masker as soon as the step returns, before anything shows it: masked wherever text goes out
-// (the log, a later step's name and body, the journal, the reports, the outputs) and registered
+// (the log, a later step's name and body, the journal, the reports, the outputs), a number also where
+// a later step passes it on typed (runner/secret-numbers.ts), and registered
 // with the CI's masking as every secret is (the masker's onSecret, cli/ci-masker.ts), up to
 // CI_ANSWER_VALUES distinct values a command. Where the run
 // keeps what the step gave (the reports, the journal's end record, the action's outputs), such a

@@ -114,6 +114,8 @@ export function shown(
   ctx: RunContext,
   type: StepType,
   inputs: Record<string, unknown>,
+  /** false: masked as before typed numbers were (Masker.maskValueAsBefore), for a digest only. */
+  numbers = true,
 ): Pick<StepRun, 'inputs' | 'target'> {
   const named = type.targetInput === undefined ? undefined : inputs[type.targetInput];
   const def =
@@ -123,7 +125,10 @@ export function shown(
         : undefined
       : (named as TargetDef | undefined);
   return {
-    inputs: maskDeclared(ctx.masker.maskValue(inputs), type.secretInputs),
+    inputs: maskDeclared(
+      numbers ? ctx.masker.maskValue(inputs) : ctx.masker.maskValueAsBefore(inputs),
+      type.secretInputs,
+    ),
     target:
       def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined,
   };
@@ -143,8 +148,12 @@ export function carryIfSame(
   resolved: ResolvedInputs,
 ): boolean {
   const now = 'inputs' in resolved ? shown(ctx, type, resolved.inputs) : undefined;
-  const digest = now && ctx.resume!.digest({ ...run, ...now });
-  if (carried.inputs !== undefined && digest !== undefined && digest !== carried.inputs) return false;
+  const digest = (masked: Pick<StepRun, 'inputs' | 'target'>) => ctx.resume!.digest({ ...run, ...masked });
+  // A journal of an enginectl that did not mask a typed number that is a secret hashed it as it
+  // is: the same inputs then, carried (sent again, a write done would be done twice).
+  const same = (then: string) =>
+    digest(now!) === then || ('inputs' in resolved && digest(shown(ctx, type, resolved.inputs, false)) === then);
+  if (carried.inputs !== undefined && now !== undefined && !same(carried.inputs)) return false;
   carry(ctx, run, position, carried, carried.inputs === undefined ? now : undefined);
   return true;
 }

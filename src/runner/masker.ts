@@ -8,7 +8,8 @@
 // the model: mask-model.ts) before they are rendered, so a secret whose value is `true` or `ver`
 // never breaks the JSON or XML written; a credential field (targetAuthToken, ...) is masked whole,
 // as is a field that is a JSON secret written another way (keys reordered: json-secrets.ts), then
-// learnt as written for the texts that give it (a message, a log line).
+// learnt as written for the texts that give it (a message, a log line), and a typed number that
+// is a secret of 6 digits or more (secret-numbers.ts).
 // Many secrets (a login per site) are searched for through an index of their forms (form-index.ts).
 import { viewIsRaw } from '../text/decoded-view.ts';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
@@ -20,6 +21,7 @@ import { maskSpans, maskWrapped } from './wrapped-base64.ts';
 import { Alternation, notSpace } from './form-index.ts';
 import { Remembered } from './remembered.ts';
 import { JsonSecrets } from './json-secrets.ts';
+import { NUMBER_MIN_LENGTH, readsAsLiteral, secretNumber } from './secret-numbers.ts';
 
 export { MASK, MIN_LENGTH };
 
@@ -37,6 +39,8 @@ export class Masker {
   private readonly announced = new Set<string>(); // the spellings given to onSecret so far
   private readonly secrets = new Set<string>(); // added so far: a target token is added at every instance
   private readonly weak = new Set<string>();
+  /** The secrets that are numbers, as JSON writes them: a typed number equal to one is masked in values (secret-numbers.ts). */
+  private readonly numbers = new Set<string>();
   private readonly unannounced = new Set<string>(); // added, but not given to onSecret
   private readonly unannouncedNames = new Set<string>(); // warned of, by name
   /** The JSON secrets: for fromJSON() of a text a server answered back, and such a text whole. */
@@ -76,11 +80,13 @@ export class Masker {
       }
       return;
     }
-    if (/^(true|false|null|-?\d+(\.\d+)?)$/i.test(secret.trim()) && !this.weak.has(name)) {
+    const number = secretNumber(secret);
+    if (number !== undefined) this.numbers.add(number);
+    else if (readsAsLiteral(secret) && !this.weak.has(name)) {
       this.weak.add(name);
       this.on.onWeak?.(
         name,
-        `${name} is a number or a literal (true, false, null): it is masked in text, but a number or literal equal to it is shown as is`,
+        `${name} is a number or a literal (true, false, null): it is masked in text, but a number or literal equal to it is shown as is (a number is masked as a number from ${NUMBER_MIN_LENGTH} characters)`,
       );
     }
     if (this.secrets.has(secret)) {
@@ -131,6 +137,7 @@ export class Masker {
     if (this.learntFrom.get(other) === version) return;
     this.learntFrom.set(other, version);
     this.json.learnFrom(other.json);
+    for (const number of other.numbers) this.numbers.add(number);
     const [raw, view, hex] = [other.raw.keyed(), other.view.keyed(), other.hex.keyed()];
     let i = 0;
     for (const form of other.forms) {
@@ -202,12 +209,28 @@ export class Masker {
    * `value` with every string (and key) masked and every credential field replaced. Copied on
    * write: an array or plain object in which nothing changes is returned as it is (most answers
    * hold no secret, and a run's result is masked again at its end), one in which something
-   * changes is copied (the original is never modified). Numbers, booleans and null are typed
-   * values, never text, and stay as they are; a key whose value is undefined is left out.
+   * changes is copied (the original is never modified). Booleans and null are typed values, never
+   * text, and stay as they are, as does a number, unless it is a secret (of 6 digits or more:
+   * secret-numbers.ts) or in a credential field; a key whose value is undefined is left out.
    */
   maskValue<T>(value: T): T {
     return this.walk(value, false) as T;
   }
+
+  /**
+   * `value` masked as maskValue did before it masked typed numbers: every number as it is. Only
+   * for a digest compared with one a journal of then holds (runner/instance-end.ts), never written.
+   */
+  maskValueAsBefore<T>(value: T): T {
+    this.typedNumbers = false;
+    try {
+      return this.walk(value, false) as T;
+    } finally {
+      this.typedNumbers = true;
+    }
+  }
+
+  private typedNumbers = true;
 
   /** A JSON secret written another way, learnt as written: a message or a log line that gives it is text. */
   private learnWritten(texts: readonly string[]): string {
@@ -250,7 +273,13 @@ export class Masker {
       }
       return out ?? value;
     }
-    // numbers, booleans, null; functions and symbols do not occur in results
+    if (
+      typeof value === 'number' &&
+      this.typedNumbers &&
+      (credential || (this.numbers.size > 0 && this.numbers.has(String(value))))
+    )
+      return MASK;
+    // booleans, null, other numbers; functions and symbols do not occur in results
     return value;
   }
 }

@@ -345,10 +345,12 @@ test('masking: any secret, in any encoding of the table, inside any text, is gon
   }
 });
 
-test('masking a value: the same as masking each string and key; the original is never changed; nothing to mask, nothing copied', async () => {
+test('masking a value: the same as masking each string and key, and each number that is a secret of 6 digits or more; the original is never changed; nothing to mask, nothing copied', async () => {
   const { Masker, MASK } = await import('../../src/runner/masker.ts');
   const { CREDENTIAL_FIELDS } = await import('../../src/api/credentials.ts');
   const SECRET = 'S3cr3t-value';
+  // A passcode, masked where it is a typed number; a 4-digit one is a number like any other.
+  const [PASSCODE, PIN] = [482913, 4711];
   const text = fc.oneof(
     fc.string({ maxLength: 8 }),
     fc.constantFrom(SECRET, `x ${SECRET} y`, 'targetAuthToken', 'password', '__proto__'),
@@ -358,6 +360,7 @@ test('masking a value: the same as masking each string and key; the original is 
       { depthSize: 'small' },
       text,
       fc.integer(),
+      fc.constantFrom(PASSCODE, PIN),
       fc.boolean(),
       fc.constant(null),
       fc.constant(undefined),
@@ -365,9 +368,11 @@ test('masking a value: the same as masking each string and key; the original is 
       fc.dictionary(text, tie('node')),
     ),
   })).node;
-  // What masking means, written plainly: every string and key masked, a credential field whole, undefined keys left out.
+  // What masking means, written plainly: every string and key masked, a credential field whole, the
+  // passcode as a number too, undefined keys left out.
   const expected = (masker: InstanceType<typeof Masker>, v: unknown, credential = false): unknown => {
     if (typeof v === 'string') return credential && v !== '' ? MASK : masker.mask(v);
+    if (typeof v === 'number') return credential || v === PASSCODE ? MASK : v;
     if (Array.isArray(v)) return v.map((x) => expected(masker, x, credential));
     if (v && typeof v === 'object')
       return Object.fromEntries(
@@ -381,6 +386,8 @@ test('masking a value: the same as masking each string and key; the original is 
     fc.property(value, (v) => {
       const masker = new Masker();
       masker.add(SECRET);
+      masker.add(String(PASSCODE));
+      masker.add(String(PIN));
       const snapshot = () => String(JSON.stringify(v, (_k, x: unknown) => (x === undefined ? '(undefined)' : x)));
       const before = snapshot();
       const masked = masker.maskValue(v);
@@ -388,6 +395,7 @@ test('masking a value: the same as masking each string and key; the original is 
       assert.equal(JSON.stringify(masked), JSON.stringify(expected(masker, v)));
       if (
         !before.includes(SECRET) &&
+        !before.includes(String(PASSCODE)) &&
         !before.includes('(undefined)') &&
         ![...CREDENTIAL_FIELDS].some((k) => before.includes(`"${k}":`))
       )
