@@ -44,7 +44,13 @@ export async function recordDecision(
   const read = readFileSync(stored.path);
   // The segment this decision goes in: the first put since this decide read the journal.
   const first = stored.replica.position;
-  const opened = JournalFile.open(stored.path, `enginectl decide --run ${stored.runId}`, { mustExist: true, key });
+  const opened = JournalFile.open(stored.path, `enginectl decide --run ${stored.runId}`, {
+    mustExist: true,
+    key,
+    // Refused (sealed, and no key here): the stored run named, not its copy in TMPDIR.
+    name: `${stored.store.url} run ${stored.runId}`,
+    undone: 'nothing was recorded',
+  });
   let failure: unknown;
   let unsettled: string | undefined;
   try {

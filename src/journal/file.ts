@@ -95,6 +95,8 @@ export class JournalFile {
       ways?: WaysOn | undefined;
       /** What the refusal of a record calls the journal: a stored run's `URL run ID`, not its local copy (default: `path`). */
       name?: string | undefined;
+      /** What a refusal says was left undone: `nothing was run` (a run's), `nothing was recorded` (a decision's). */
+      undone?: string | undefined;
     } = {},
   ): OpenedJournal {
     const fs = options.fs ?? nodeFs;
@@ -133,9 +135,10 @@ export class JournalFile {
       // Sealed records are checked before anything is read from them; a sealed journal is appended to only with its key.
       const lastSeal = options.key ? checkSeals(text, named, options.key, framed.wholeBytes, options.ways) : '';
       if (!options.key && isSealed(text)) {
-        throw refuse(
-          `it is sealed with a key (${JOURNAL_KEY_VARIABLE}), which is not set`,
-          `set ${JOURNAL_KEY_VARIABLE} to the key that sealed it; nothing was run`,
+        throw new UsageError(
+          'BAD_JOURNAL',
+          `${options.name ?? `journal ${path}`}: it is sealed with a key (${JOURNAL_KEY_VARIABLE}), which is not set`,
+          { hint: `set ${JOURNAL_KEY_VARIABLE} to the key that sealed it; ${options.undone ?? 'nothing was run'}` },
         );
       }
       const file = new JournalFile(path, fd, lock, fs, options.key);
