@@ -6,7 +6,6 @@
 import { UsageError } from '../errors.ts';
 import type { Report } from '../report/model.ts';
 import { NoShardedRun, readManifest } from '../shard/manifest.ts';
-import { abortedAt, isAbort } from '../shard/worker.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import type { Fleet } from './shard-plan.ts';
 import { shardedReport } from './shard-report.ts';
@@ -31,14 +30,13 @@ function standingOf(run: string, report: Report): Standing {
   if (report.parked) return notEnded(`parked at wave ${report.parked.wave}`);
   // Halted (an abort among them) before any worker started a site: ended all the same.
   if (rollout?.halted) {
-    const { wave, reason } = rollout.halted;
-    const aborted = isAbort(reason);
+    const { wave, aborted } = rollout.halted;
     return {
       run,
       ended: true,
       state: aborted ? `aborted at wave ${wave}` : `failure (halted at wave ${wave})`,
       // An abort ends it when it is made, after the last of its sites (or its plan).
-      at: aborted ? Math.max(at, abortedAt(reason) ?? at) : at,
+      at: aborted ? Math.max(at, aborted.at) : at,
     };
   }
   if (report.merged?.reports.length === 0) return notEnded('planned, no worker started a site yet');

@@ -9,20 +9,17 @@ import { UsageError } from '../errors.ts';
 import { readManifest } from '../shard/manifest.ts';
 import { readVerdicts } from '../shard/verdict.ts';
 import { WaveLog } from '../shard/wave-log.ts';
-import { abortedBy } from '../shard/worker.ts';
+import { abortOf, type Abort } from '../shard/abort.ts';
 import type { RunStore } from '../store/store.ts';
 
 export interface ShardAbort {
   /** The wave the rollout stands at: it halts there (or, when its analyst's verdict passed it meanwhile, at the next). */
   wave: number;
-  reason: string;
+  /** Who aborted it, when, why (the words are made where they are printed: abort.ts abortedBy). */
+  aborted: Abort;
 }
 
-export async function abortShardedRun(
-  store: RunStore,
-  run: string,
-  decision: { by: string; at: number; reason: string },
-): Promise<ShardAbort> {
+export async function abortShardedRun(store: RunStore, run: string, decision: Abort): Promise<ShardAbort> {
   const manifest = await readManifest(store, run);
   const verdicts = await readVerdicts(store, manifest);
   const halted = verdicts.findIndex((v) => v?.halted !== undefined);
@@ -36,5 +33,5 @@ export async function abortShardedRun(
   const entry = { kind: 'abort' as const, ...decision };
   for (let w = manifest.waves.length - 1; w >= standing; w--)
     await new WaveLog(store, run, w + 1).append(entry, (s) => !s.aborted);
-  return { wave: standing + 1, reason: abortedBy(decision) };
+  return { wave: standing + 1, aborted: abortOf(decision) };
 }

@@ -6,7 +6,7 @@
 // wave's barrier: its `rollout`, from the waves' verdicts, says where and why), and so is each
 // shard no attempt registered. Read while a worker is alive, what is under way is told as under
 // way (shard-under-way.ts), not as cut short or "no report".
-import { haltIfAborted, rolloutOf, standsAt } from './shard-rollout.ts';
+import { earlierAbort, haltIfAborted, rolloutOf, standsAt } from './shard-rollout.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
 import { reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
@@ -49,6 +49,7 @@ export async function shardedReport(
   // The operator's abort of the wave it stands at: halted there once nothing of it runs (its verdict may not be written).
   // Each wave's log, read once: a read again reads only what was appended since.
   const logs = manifest.waves.map((_, w) => new WaveLog(store, run, w + 1));
+  await earlierAbort(verdicts, (wave) => logs[wave - 1]!, rollout);
   await haltIfAborted(manifest, logs, verdicts, rollout, live.size > 0);
   // Not halted, the first wave without a verdict is where the rollout stands: no later wave has started.
   const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
@@ -215,6 +216,7 @@ export async function shardedReport(
         rollout.halted = {
           wave: standing + 1,
           reason: `${overBudget(manifest.over, failed, budget)} (the wave's verdict not yet written)`,
+          aborted: null,
         };
     }
   }

@@ -5,7 +5,7 @@ import type { Report } from '../report/model.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import type { Verdict } from '../shard/verdict.ts';
 import type { WaveLog } from '../shard/wave-log.ts';
-import { abortedBy } from '../shard/worker.ts';
+import { abortHalt, abortOf, earlierAbortVerdict, haltOf } from '../shard/abort.ts';
 
 /** Wave `wave` (1-based) is where the rollout stands (halted or parked there): the waves after it not started; the wave, to fill in. */
 export function standsAt(
@@ -48,7 +48,7 @@ export function rolloutOf(
         analysis: v?.analysis ?? null,
       };
     }),
-    halted: at >= 0 ? { wave: at + 1, reason: verdicts[at]!.halted! } : null,
+    halted: at >= 0 ? haltOf(verdicts[at]!)! : null,
     stopped: null,
     parked: null,
   };
@@ -72,6 +72,23 @@ export async function haltIfAborted(
   if (at < 0) return;
   const log = await logs[at]!.read();
   if (!log.aborted || (alive && log.unended.size > 0)) return;
-  rollout.halted = { wave: at + 1, reason: abortedBy(log.aborted) };
+  rollout.halted = abortHalt(at + 1, log.aborted);
   standsAt(rollout, at + 1, 'halted').failed = manifest.waves[at]!.filter((s) => log.failed.has(s));
+}
+
+/**
+ * The abort a halted verdict of an earlier enginectl says in words alone (earlierAbortVerdict): its
+ * fields are the abort entry of its wave's log, from which that verdict was made, never read back
+ * from the words (an identity or a reason may hold what they put after it). `log`: wave K's log.
+ */
+export async function earlierAbort(
+  verdicts: readonly (Verdict | undefined)[],
+  log: (wave: number) => WaveLog,
+  rollout: NonNullable<Report['rollout']>,
+): Promise<void> {
+  const halted = rollout.halted;
+  const verdict = halted && verdicts[halted.wave - 1];
+  if (!halted || !verdict || !earlierAbortVerdict(verdict)) return;
+  const entry = (await log(halted.wave).read()).aborted;
+  if (entry) halted.aborted = abortOf(entry);
 }

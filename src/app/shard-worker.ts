@@ -15,7 +15,7 @@ import { journalKey } from '../journal/seal.ts';
 import { prepareRun } from '../runner/scope.ts';
 import { runWorker, type WorkerEnd, type WorkerResult } from '../shard/worker.ts';
 import { readVerdicts } from '../shard/verdict.ts';
-import { rolloutOf, standsAt } from './shard-rollout.ts';
+import { earlierAbort, rolloutOf, standsAt } from './shard-rollout.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, workerLeaseWords, type Manifest } from '../shard/manifest.ts';
 import { notShardedRun, WORKER_HINTS } from './not-sharded.ts';
@@ -201,14 +201,16 @@ const shardOfSite = (m: Manifest, site: string) => shardOf(site, m.shards);
  * it): never a wave read as having no failure.
  */
 async function rolloutAtEnd(store: RunStore, manifest: Manifest, end: WorkerEnd): Promise<Report['rollout']> {
-  const rollout = rolloutOf(manifest, await readVerdicts(store, manifest));
+  const verdicts = await readVerdicts(store, manifest);
+  const rollout = rolloutOf(manifest, verdicts);
+  await earlierAbort(verdicts, (wave) => new WaveLog(store, manifest.run, wave), rollout);
   // Parked, or halted before the wave's verdict (its budget spent): the wave as this worker left it,
   // its failures those its log records.
   if ((end.outcome === 'parked' || end.outcome === 'halted') && !rollout.halted) {
     const log = await new WaveLog(store, manifest.run, end.wave).read();
     const failed = manifest.waves[end.wave - 1]!.filter((s) => log.failed.has(s));
     if (end.outcome === 'parked') rollout.parked = barrierParkOf(end, manifest.over);
-    else rollout.halted = { wave: end.wave, reason: end.reason };
+    else rollout.halted = { wave: end.wave, reason: end.reason, aborted: end.aborted };
     standsAt(rollout, end.wave, end.outcome).failed = failed;
   }
   return rollout;

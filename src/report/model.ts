@@ -19,7 +19,7 @@ import {
   type RunResult,
   type StepRun,
 } from '../runner/result.ts';
-import { ParkSchema, RolloutResultSchema, WaveResultSchema, type Park } from '../runner/rollout-result.ts';
+import { HaltSchema, ParkSchema, RolloutResultSchema, WaveResultSchema, type Park } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
@@ -288,6 +288,18 @@ export const Report = z.object({
   rollout: z
     .object({
       ...nullables(RolloutResultSchema.shape),
+      halted: z
+        .object({
+          ...HaltSchema.shape,
+          // null in the report of an earlier version, which said an abort in `reason` alone.
+          aborted: HaltSchema.shape.aborted
+            .unwrap()
+            .nullable()
+            .default(null)
+            .describe(`${HaltSchema.shape.aborted.description!}, and in the report of an earlier version`),
+        })
+        .nullable()
+        .describe(RolloutResultSchema.shape.halted.description!),
       waves: z.array(z.object(nullables(WaveResultSchema.shape))).describe('the waves, in order'),
     })
     .nullable()
@@ -363,7 +375,9 @@ export function buildReport(result: RunResult): Report {
       ? {
           over: result.rollout.over,
           waves: result.rollout.waves.map((w) => ({ ...w, analysis: w.analysis ?? null })),
-          halted: result.rollout.halted ?? null,
+          halted: result.rollout.halted
+            ? { ...result.rollout.halted, aborted: result.rollout.halted.aborted ?? null }
+            : null,
           stopped: result.rollout.stopped ?? null,
           parked: result.rollout.parked ?? null,
         }

@@ -1,6 +1,7 @@
 // What became of a rollout's waves, once: the runner's result, the journal's rollout record
 // (parsed with it) and, each absent value null, the report's rollout (report/model.ts).
 import { z } from 'zod';
+import { AbortSchema } from '../shard/abort.ts';
 
 export const WaveOutcomeSchema = z.enum([
   'done',
@@ -36,7 +37,11 @@ export type WaveResult = z.infer<typeof WaveResultSchema>;
 
 export const HaltSchema = z.object({
   wave: z.int().describe('the wave it halted at'),
-  reason: z.string().describe('why'),
+  reason: z.string().describe('why, in words'),
+  /** The operator's abort that halted it: its fields, which readers use (`reason` is its words). */
+  aborted: AbortSchema.optional().describe(
+    "a sharded run halted by the operator's abort (decide --abort): who, when, why; null when a wave's failures or its analysis halted it",
+  ),
 });
 
 /** One thing a parked rollout waits for: a value's decision (its failure or in-doubt call), or the bake. */

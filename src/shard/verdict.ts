@@ -7,6 +7,7 @@ import { parseOrReadAgain, parseStoreRecord } from '../store/record.ts';
 import { z } from 'zod';
 import { keysAfterListing, newestListed, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 import { readShardRecord, shardKeys } from './manifest.ts';
+import { AbortSchema } from './abort.ts';
 
 /** The analysis after a wave, as the report's rollout tells it (its rounds, what it found). */
 const Analysis = z.object({ passed: z.boolean(), rounds: z.int(), failedRounds: z.int(), text: z.string() });
@@ -16,8 +17,10 @@ export const Verdict = z.object({
   wave: z.int().positive(),
   /** The wave passed: the next one may start. */
   passed: z.boolean(),
-  /** Why the rollout halted here (budget, analysis), when it did. */
+  /** Why the rollout halted here (budget, analysis, abort), when it did, in words: an earlier enginectl's readers print them. */
   halted: z.string().optional(),
+  /** The operator's abort that halted it: who, when, why (absent in an earlier version's verdict: abort.ts earlierAbortVerdict). */
+  aborted: AbortSchema.optional(),
   failed: z.array(z.string()),
   /** The analysis, in words. */
   text: z.string(),

@@ -13,6 +13,7 @@ import { parseOrReadAgain, recordJson } from '../store/record.ts';
 import { sequenceKey, StoreError, type PreparedBody, type RunStore } from '../store/store.ts';
 import { CLI_WAYS } from '../ways-on.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';
+import { AbortSchema } from './abort.ts';
 
 const Entry = z.discriminatedUnion('kind', [
   /**
@@ -48,7 +49,7 @@ const Entry = z.discriminatedUnion('kind', [
     at: z.number(),
   }),
   /** The operator aborted the rollout (decide --abort): no site of the wave starts or is taken over after it. */
-  z.object({ kind: z.literal('abort'), by: z.string(), reason: z.string(), at: z.number() }),
+  z.object({ kind: z.literal('abort'), ...AbortSchema.shape }),
 ]);
 export type WaveEntry = z.infer<typeof Entry>;
 const KINDS: ReadonlySet<string> = new Set(Entry.options.map((o) => o.shape.kind.value));

@@ -16,6 +16,7 @@ import type { LeaseLoss } from '../store/lease.ts';
 import { BarrierPoll } from './barrier-poll.ts';
 import { barrierReason, barrierWaited, windowPark, type WindowWait } from './barrier-reason.ts';
 import type { WaitBudget } from './wait-budget.ts';
+import { ABORTED, abortHalt, abortedBy, abortOf, haltOf, type Abort } from './abort.ts';
 
 export interface SiteEnd {
   /** `parked`: a write its window does not admit parked the site's run (not ended, not failed), until `window.until`. */
@@ -68,7 +69,8 @@ export interface WorkerDeps {
 
 export type WorkerEnd =
   | { outcome: 'done' }
-  | { outcome: 'halted'; wave: number; reason: string }
+  /** `aborted`: the operator's abort that halted it (`reason` is its words), null for a wave's failures or analysis. */
+  | { outcome: 'halted'; wave: number; reason: string; aborted: Abort | null }
   /** `until`: parked on the wave's bake, which ends then. */
   /** `open`: at the barrier, every site of the wave not ended (its reason names five). */
   /** `windows`: its sites whose run parked for their window (none opening within its wait), each with that opening. */
@@ -102,21 +104,6 @@ interface Done {
   outcome: 'success' | 'failure';
   at: number;
   detail?: string | undefined;
-}
-
-/** The rollout halted by the operator's abort, in words: who, when, why. */
-export const abortedBy = (a: { by: string; at: number; reason: string }) =>
-  `${ABORTED} (${a.by}, ${new Date(a.at).toISOString()}): ${a.reason}`;
-
-const ABORTED = 'aborted by the operator';
-
-/** A halt's reason that says the operator's abort (abortedBy), not a wave's failure. */
-export const isAbort = (reason: string) => reason.startsWith(`${ABORTED} (`);
-
-/** When an abort's reason (abortedBy) says it was made. */
-export function abortedAt(reason: string): number | undefined {
-  const at = /, (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\): /.exec(reason)?.[1];
-  return at === undefined ? undefined : Date.parse(at);
 }
 
 export async function runWorker(deps: WorkerDeps): Promise<WorkerResult> {
@@ -367,7 +354,7 @@ async function walkWave(
     for (;;) {
       if (deps.signal.aborted) return { outcome: 'cancelled' };
       const verdict = await readVerdict(store, manifest.run, wave);
-      if (verdict) return verdict.halted ? { outcome: 'halted', wave, reason: verdict.halted } : undefined;
+      if (verdict) return haltEnd(verdict);
       waitOff();
       await Promise.all(Array.from({ length: Math.max(1, manifest.parallel) }, lane));
       waitOn();
@@ -385,7 +372,7 @@ async function walkWave(
       if (state.aborted) {
         const running = sites.filter((s) => state.owners.has(s) && !state.ended.has(s) && !parkedSites.has(s));
         if (running.length === 0) await elect(deps, wave, sites, budget, state);
-        return { outcome: 'halted', wave, reason: abortedBy(state.aborted) };
+        return { outcome: 'halted', ...abortHalt(wave, state.aborted) };
       }
       const spent = state.failed.size > budget;
       // Its sites parked for their window: past the budget they never go on (the rollout halts
@@ -399,7 +386,7 @@ async function walkWave(
       const halt = (): WorkerEnd => {
         const failed = sites.filter((s) => state.failed.has(s));
         const reason = `${overBudget(manifest.over, failed, budget)} (its verdict is written once the wave's sites ended)`;
-        return { outcome: 'halted', wave, reason };
+        return { outcome: 'halted', wave, reason, aborted: null };
       };
       if (open.length === 0) {
         waitOff();
@@ -415,7 +402,7 @@ async function walkWave(
             since: decided.since ?? waitingSince ?? deps.now(),
             ...(decided.until !== undefined ? { until: decided.until } : {}),
           };
-        if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
+        if (decided) return haltEnd(decided);
       }
       waitingSince ??= deps.now();
       spentBefore ??= deps.waitBudget.spent();
@@ -441,6 +428,12 @@ async function walkWave(
   } finally {
     waitOff();
   }
+}
+
+/** A wave's verdict read: the worker's end when it halted the rollout, undefined to go on to the next wave. */
+function haltEnd(verdict: Verdict): WorkerEnd | undefined {
+  const halt = haltOf(verdict);
+  return halt && { outcome: 'halted', ...halt };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -492,9 +485,11 @@ async function elect(
     verdict = {
       wave,
       passed: false,
+      // Its words for an earlier enginectl's readers (this one reads `aborted`).
       halted: abortedBy(state.aborted),
+      aborted: abortOf(state.aborted),
       failed,
-      text: 'aborted by the operator',
+      text: ABORTED,
       worker: index,
       at: deps.now(),
     };

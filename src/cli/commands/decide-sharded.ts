@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { ExitCode } from '../../errors.ts';
 import { abortShardedRun } from '../../app/shard-abort.ts';
+import { abortedBy } from '../../shard/abort.ts';
 import { operatorOf, teachSecrets } from '../../app/journal-setup.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { readManifest, shardKeys } from '../../shard/manifest.ts';
@@ -45,7 +46,7 @@ export async function abortSharded(
     reason: given ? masker.mask(given) : 'no reason given',
   });
   io.stdout(
-    `${neutraliseLines(`sharded run ${run}: the rollout halts at wave ${aborted.wave}: ${aborted.reason}`)}\n` +
+    `${neutraliseLines(`sharded run ${run}: the rollout halts at wave ${aborted.wave}: ${abortedBy(aborted.aborted)}`)}\n` +
       `no ${neutraliseLines(manifest.over)} starts after it on any worker; those running end as they stand, and each worker ends (exit 1)\n`,
   );
   return ExitCode.ok;
