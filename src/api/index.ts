@@ -13,6 +13,7 @@ export {
 } from './fate.ts';
 export { deadline, type Deadline } from './deadline.ts';
 export type { ClockSeen } from './server-clock.ts';
+export { farOff, offWords, SKEW_SAID_MS } from './server-clock.ts';
 export type { SyncOutcome } from './devops.ts';
 export type { CallOptions, CallSpec } from './call.ts';
 export { planned, PLACEHOLDER_LICENSE_CODE, type PlannedCall } from './recording.ts';

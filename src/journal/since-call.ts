@@ -5,11 +5,8 @@
 // record, verify reads its own from the answers to its reads. This machine's times are read as the
 // run's clock through the server's, never later than the two machines' clocks say them (a server
 // whose clock was set forward since the run makes the time since the call no longer either).
-import type { ClockSeen } from '../api/index.ts';
-import { formatDuration } from '../duration.ts';
+import { farOff as far, offWords, type ClockSeen } from '../api/index.ts';
 
-/** A clock this far off the server's is named; where the other clock is not known, "since the call" cannot be counted. */
-export const SKEW_SAID_MS = 30_000;
 /**
  * Beyond what the Date itself bounds: 1 s (a server may stamp a Date it made up to a second
  * before: Node's and nginx's are cached), and a clock's drift of 1 ms a second between an answer
@@ -24,15 +21,6 @@ const DRIFT = 1 / 1_000;
  * cannot be known.
  */
 export type RunClock = { shift: number; note: string } | { unknown: string };
-
-/** Whether a clock is known to be far off the server's, whatever the Date's bounds. */
-const far = (seen: ClockSeen) => seen.low > SKEW_SAID_MS || seen.high < -SKEW_SAID_MS;
-
-/** How far off the server's a clock is, in words: "this machine's clock is 10m ahead of the server's". */
-function offWords(seen: ClockSeen, whose: string, server = "the server's"): string {
-  const off = (seen.low + seen.high) / 2;
-  return `${whose} ${formatDuration(Math.abs(off))} ${off < 0 ? 'ahead of' : 'behind'} ${server}`;
-}
 
 /**
  * `run`: the server's clock as the run saw it before the call (its record's); `here`: as this

@@ -1,8 +1,8 @@
 // Parking a rollout (with a run store, `run --store`): a bake longer than park-after, or a wave
 // whose values failed (or left a call in doubt) under `on-failure: decide`, ends the run parked:
 // what waits for what, since when, with the evidence, so a later job goes on (run --continue)
-// once the bake elapsed on the run's clock or an operator decided (enginectl decide). Without a
-// store nothing parks: a bake is waited, a failure halts as before.
+// once the bake elapsed (on both the run's clock and its servers', bake-clock.ts) or an operator
+// decided (enginectl decide). Without a store nothing parks: a bake is waited, a failure halts.
 import type { Rollout, Step } from '../pipeline/model.ts';
 import { undecidedDoubts, type StepRun, type WaveResult } from './result.ts';
 import { parkedAt, type OperatorDecision, type Park, type RolloutResult } from './rollout-result.ts';
@@ -12,6 +12,7 @@ import { formatDuration, sleepWhole } from '../duration.ts';
 import { bakeOf } from './waves.ts';
 import { continuedFor, decidedFor, goesOn } from './decisions.ts';
 import { wroteAgain } from './wave-analysis.ts';
+import { judgeBake, serverClockOf, type ServerClockSeen } from './bake-clock.ts';
 
 type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
 
@@ -62,7 +63,8 @@ export function leaveValue(
 /**
  * The bake after a wave: on a continue, counted from its start as the journal's park recorded it,
  * or from now when a write of the wave ran again in this run (a value retried): a new write bakes.
- * What is left is waited when the run cannot park or it is no longer than park-after; else the
+ * A continue judges it on its own clock and on a server's (bake-clock.ts): it ends once both say
+ * so. What is left is waited when the run cannot park or it is no longer than park-after; else the
  * run parks (with a decision asked on each value of the wave left in doubt). Returns the park, or
  * undefined once it elapsed.
  */
@@ -78,22 +80,43 @@ export async function bake(
   const earlier = ctx.resume?.parked?.park;
   const goesOnFrom = earlier?.wave === wave.wave && earlier.for === 'bake' && !wroteAgain(wave, runsOf);
   const since = goesOnFrom ? earlier.since : ctx.deps.now();
-  const left = since + bakeMs - ctx.deps.now();
-  if (left <= 0) {
-    ctx.tell.info(undefined, `wave ${wave.wave}: its ${formatDuration(bakeMs)} bake elapsed`);
+  // The park's server clock goes with its start (the parking run's clock); a new start, this run's.
+  const runs = wave.values.flatMap((v) => runsOf(v).flatMap(([, list]) => list));
+  const parked = goesOnFrom ? earlier.clock : undefined;
+  const here = await serverClockOf(ctx, runs, parked?.server, goesOnFrom);
+  const judged = judgeBake(since, bakeMs, ctx.deps.now(), goesOnFrom, parked, here);
+  if (judged.warning) ctx.tell.warn(undefined, `wave ${wave.wave}: ${judged.warning}`);
+  const clock = goesOnFrom ? parked : here && { server: here.server, low: here.low, high: here.high, at: here.at };
+  const { left } = judged;
+  if (left <= 0 && !judged.held) {
+    ctx.tell.info(undefined, `wave ${wave.wave}: its ${formatDuration(bakeMs)} bake elapsed, ${judged.on}`);
     return undefined;
   }
-  if (!ctx.park || left <= ctx.park.afterMs) {
+  if (!judged.held && (!ctx.park || left <= ctx.park.afterMs)) {
     ctx.tell.info(undefined, `wave ${wave.wave}: baking ${formatDuration(left)} before its analysis`);
     await sleepWhole((ms, signal) => ctx.deps.sleep(ms, signal), left, ctx.deps.signal).catch(() => undefined);
     return undefined;
   }
-  const park = bakePark(wave.wave, since, bakeMs, left, wave.values.length - wave.failed.length, wave.values.length);
+  const done = wave.values.length - wave.failed.length;
+  const park = bakePark(wave.wave, since, bakeMs, left, done, wave.values.length, judged.evidence, clock);
   return withDoubts(park, rollout, wave, runsOf);
 }
 
-/** A rollout parked on the bake after `wave` (one process's, or a sharded run's analyst's): what it waits for, and the evidence: the time left when it parked, the wave's values done. */
-export function bakePark(wave: number, since: number, bakeMs: number, left: number, done: number, of: number): Park {
+/**
+ * A rollout parked on the bake after `wave` (one process's, or a sharded run's analyst's): what it
+ * waits for, and the evidence: the time left when it parked (`said`: on which clock), the wave's
+ * values done; `clock`: the server's clock as the run that started the bake saw it (bake-clock.ts).
+ */
+export function bakePark(
+  wave: number,
+  since: number,
+  bakeMs: number,
+  left: number,
+  done: number,
+  of: number,
+  said?: string,
+  clock?: ServerClockSeen,
+): Park {
   const reason = `the ${formatDuration(bakeMs)} bake after wave ${wave}`;
   return {
     wave,
@@ -106,11 +129,12 @@ export function bakePark(wave: number, since: number, bakeMs: number, left: numb
         value: null,
         what: reason,
         evidence: [
-          `${formatDuration(left)} left (until ${new Date(since + bakeMs).toISOString()} on the run's clock)`,
+          said ?? `${formatDuration(left)} left (until ${new Date(since + bakeMs).toISOString()} on the run's clock)`,
           `wave ${wave}: ${done} of ${of} done`,
         ],
       },
     ],
+    ...(clock ? { clock } : {}),
   };
 }
 

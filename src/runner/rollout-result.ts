@@ -71,6 +71,12 @@ export const ParkSchema = z.object({
       "a window's park of one run: the key of the write instance it waits for (a later night for the same write is the same wait); absent otherwise",
     ),
   waits: z.array(WaitSchema).describe('each thing it waits for, with its evidence'),
+  clock: z
+    .object({ server: z.string(), low: z.number(), high: z.number(), at: z.number() })
+    .optional()
+    .describe(
+      "a bake: the clock of one of the wave's servers minus the run's, in ms, between low and high, as its answer that came at `at` (the run's clock) showed it (the Date header): what a continue on another machine judges the bake's end on as well as its own clock; absent when no answer had a Date, and in an earlier enginectl's journal",
+    ),
 });
 export type Park = z.infer<typeof ParkSchema>;
 
