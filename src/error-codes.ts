@@ -59,6 +59,9 @@ export const ERROR_CODES = {
   DECISION_REFUSED: usage(
     'decide on what the parked run waits for (enginectl decide --store URL --run ID lists it); --retry needs verify to say not applied, or --accept-cannot-tell --reason',
   ),
+  PIPELINE_NOT_THE_RUNS: usage(
+    "read a run's calls in doubt back (decide, verify) with the pipeline it ran: its file (--pipeline FILE, or from the run's checkout) and the --var values it was given, the servers' URLs as it had them",
+  ),
   RESUME_PARKED: usage(
     'the run is parked: go on with run FILE --store URL --continue RUN (enginectl decide --store URL --run RUN lists what it waits for)',
   ),

@@ -22,6 +22,8 @@ export interface CallState {
   inputs?: string | undefined;
   /** Its record's place in the journal: the journal's order, never a clock. */
   seq?: number | undefined;
+  /** The run it was sent under: its run record's index in the release's runs (verify reads the server at the URL that run recorded). */
+  run?: number | undefined;
   /** The server's clock as the run last saw it before the call (none in a journal of an earlier version). */
   clock?: ClockSeen | undefined;
 }

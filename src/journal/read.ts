@@ -150,6 +150,7 @@ export function journalState(
           ended: false,
           inputs: r.inputs,
           seq: first + i,
+          run: runs.length - 1,
           clock: r.clock,
         };
         state.tried = Math.max(state.tried, r.attempt ?? 1);

@@ -12,7 +12,8 @@ import { makePlan } from '../../app/plan.ts';
 import { PipelineInvalid } from '../../pipeline/diagnostics.ts';
 import type { JournalState } from '../../journal/read.ts';
 import type { Pipeline } from '../../pipeline/model.ts';
-import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
+import { loadPipelineFile, parseVars, type Source } from '../../app/pipeline-input.ts';
+import { againstRun, loadRunPipeline, refuseAnotherPipeline } from '../../app/run-pipeline.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
 import { storeToRead, storeUrlOf } from '../../app/stored-run.ts';
 import { abortSharded, isShardedRun } from './decide-sharded.ts';
@@ -48,11 +49,16 @@ Options:
   --run ID              the parked run
   --reason TEXT         why (recorded, shown in every report)
   --accept-cannot-tell  with --retry: send again although verify cannot tell (needs --reason)
-  --pipeline FILE       the pipeline whose servers verify reads (default: the file the run named)
+  --pipeline FILE       the pipeline whose servers verify reads (default: the file the run named,
+                        from where decide runs: decide from the run's checkout, or give it)
   --var NAME=VALUE      a var the servers read, as given to run (repeatable)
   -h, --help            show this help
 
-Exit codes: 0 listed or recorded, 1 the store failed (STORE_FAILED), 2 invalid input or a decision refused (nothing recorded),
+A pipeline that is not the one the run ran (a server read at another URL, other --var values, a
+file changed) is refused before anything is read back: verify could read another server than the
+one the call was sent to (PIPELINE_NOT_THE_RUNS, exit 2, nothing recorded).
+
+Exit codes: 0 listed or recorded, 1 the store failed (STORE_FAILED), 2 invalid input, a decision refused or a pipeline not the run's (nothing recorded),
 130/143/129 interrupted while it read calls in doubt back (nothing recorded).`;
 
 /**
@@ -142,18 +148,18 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
   }
   // The pipeline's secrets, once learnt, registered with the CI's masking (its reads carry them), as run does.
   const masker = ciMasker(chooseCi(io), (line) => io.stdout(`${line}\n`));
-  let loaded: Promise<Pipeline> | undefined;
+  let loaded: Promise<{ pipeline: Pipeline; sources: Source[] }> | undefined;
+  const vars = parseVars(values.var);
   const fileOf = (state: JournalState) => resolve(io.cwd, values.pipeline ?? state.runs.at(-1)!.file);
   // The pipeline that wrote the run (or --pipeline), loaded once, its secrets taught to the masker. As
   // verify, it asks the environment only for the servers read back (GET: no target token, no step input).
-  const pipelineOf = (state: JournalState) => {
-    const servers = serversToRead(inDoubtInstances(state));
-    return (loaded ??= loadPipelineFile(fileOf(state), io, {
-      vars: parseVars(values.var),
-      readBack: servers,
-      checkEnv: servers.size > 0,
-    }).then(({ pipeline }) => (teachSecrets(pipeline, io.env, masker), pipeline)));
-  };
+  const loadedOf = (state: JournalState) =>
+    (loaded ??= loadRunPipeline(state, io, {
+      given: values.pipeline,
+      vars,
+      readBack: serversToRead(inDoubtInstances(state)),
+    }).then((l) => (teachSecrets(l.pipeline, io.env, masker), l)));
+  const pipelineOf = async (state: JournalState) => (await loadedOf(state)).pipeline;
   const result = await decide({
     url,
     runId: values.run,
@@ -169,7 +175,14 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     // Read only when a call is in doubt: the servers of the pipeline that wrote the run.
     verify: async (state, instances) => {
       if (instances.length === 0) return [];
-      const pipeline = await pipelineOf(state);
+      const { pipeline, sources } = await loadedOf(state);
+      // Read back only with the run's pipeline: another's servers, --var values or files would read another server.
+      const against = againstRun(state, { pipeline, sources, vars, env: io.env, masker }, instances);
+      refuseAnotherPipeline(`run ${values.run}`, against, {
+        differs: [...against.servers, ...against.inputs],
+        named: state.runs.at(-1)!.file,
+        after: 'Nothing was read back or recorded',
+      });
       const keys = new Set(instances.map((i) => i.key));
       const all = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: clock.now });
       return all.filter((v) => keys.has(v.key));
@@ -191,7 +204,7 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       const out: { value: string; lines: string[] }[] = [];
       for (const value of waited) {
         const selection = { only: { [over]: [value] }, skip: {} };
-        const plan = await loadPipelineFile(fileOf(state), io, { vars: parseVars(values.var), selection })
+        const plan = await loadPipelineFile(fileOf(state), io, { vars, selection })
           .then(({ pipeline }) =>
             makePlan(pipeline, io.env, { selection, masker, live: { signal: io.signal, now: clock.now } }),
           )

@@ -4,7 +4,8 @@
 import { resolve } from 'node:path';
 import { ExitCode } from '../../errors.ts';
 import { verifyJournal } from '../../app/verify.ts';
-import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
+import { parseVars } from '../../app/pipeline-input.ts';
+import { againstRun, loadRunPipeline, refuseAnotherPipeline } from '../../app/run-pipeline.ts';
 import { ciMasker } from '../ci-masker.ts';
 import { parseCommandArgs } from '../args.ts';
 import { chooseCi, type CliIO } from '../io.ts';
@@ -14,7 +15,7 @@ import { refuseWhileRunning } from '../../app/stored-run-held.ts';
 import { realClock } from '../../app/clock.ts';
 import { inDoubtInstances, serversToRead } from '../../journal/verify.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
-import { compareWithRun, type FileVerdict } from '../../app/verify-file.ts';
+import type { FileVerdict } from '../../app/verify-file.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
 import { abortOf, inEffect } from '../../app/parked.ts';
@@ -32,7 +33,9 @@ With nothing in doubt it says so, asking the environment for nothing. A journal 
 writes (its lock held by a live process; in a run store, its runner's lease renewed: the run's
 fleet lease, or the worker lease of the sharded run whose site it is) is refused: the calls that
 run has in flight are not in doubt; verify once it has ended. A stale lock or a lapsed lease is
-said, and does not stop it.
+said, and does not stop it. A pipeline whose servers read are not at the URLs the run recorded
+(other --var values, another file) is refused (PIPELINE_NOT_THE_RUNS): a read of another server
+says nothing of the call; a file changed since, its servers the run's, is said and read.
 
 Read back: licensing/add and licensing/remove (the licenses against those recorded just before
 the call), classes/create, update and delete (the entity), update/system (the Engine versions
@@ -40,14 +43,16 @@ of the target database; monitoring lags up to 2 minutes). update/vfs, replicatio
 transaction-log/clear cannot be verified through the API: check on the server.
 
 Options:
-  --pipeline FILE    the pipeline that wrote the journal (default: the file its run named)
+  --pipeline FILE    the pipeline that wrote the journal (default: the file its run named, from
+                     where verify runs: verify from the run's checkout, or give it)
   --var NAME=VALUE   a var the servers read, as given to run (repeatable)
   --store URL        with --run: the run store the run is kept in (also ENGINECTL_STORE)
   --run ID           verify the run of that id in the run store
   -h, --help         show this help
 
 Exit codes: 0 nothing is in doubt or every in-doubt call was settled (applied or not applied),
-1 at least one cannot be told, 2 invalid input or the journal in use by a live run,
+1 at least one cannot be told, 2 invalid input, the journal in use by a live run, or a pipeline
+whose servers are not the run's,
 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP: only reads were sent, run it again).`;
 
 /**
@@ -91,16 +96,19 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // The environment is asked only for the servers read (GET: no target token, no step input).
   const servers = serversToRead(inDoubt);
   const vars = parseVars(values.var);
-  const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, {
-    vars,
-    readBack: servers,
-    checkEnv: servers.size > 0,
-  });
+  const { pipeline, sources } = await loadRunPipeline(state, io, { given: values.pipeline, vars, readBack: servers });
   // Its reads carry the pipeline's credentials: each registered with the CI's masking, as run does.
   const masker = ciMasker(chooseCi(io), (line) => io.stdout(`${line}\n`));
   teachSecrets(pipeline, io.env, masker);
-  // Compared as the journal hashed it: masked, with what the run knew (verify may not be given it).
-  const compared = compareWithRun(pipeline, sources, state, io.env, vars);
+  // Another server than the one a call was sent to is not read; a file changed (as the journal hashed it:
+  // masked, with what the run knew, which verify may not be given) is said, its servers being the run's.
+  const against = againstRun(state, { pipeline, sources, vars, env: io.env, masker }, inDoubt);
+  refuseAnotherPipeline(values.run === undefined ? path : `run ${values.run}`, against, {
+    differs: against.servers.length ? [...against.servers, ...against.inputs] : [],
+    named: state.runs.at(-1)!.file,
+    after: 'Nothing was read back',
+  });
+  const compared = against.file;
   if (!compared.same) io.stderr(`enginectl: warning: ${neutraliseLines(fileWords(file, compared))}\n`);
   // "Since the call" on the run's clock, as the lease check above and a resume's verify read it.
   const { now } = io.clock ?? realClock();
