@@ -44,6 +44,8 @@ export interface DecideRequest {
   verify(state: JournalState, instances: readonly InDoubtInstance[]): Promise<Verified[]>;
   /** What masks the pipeline's secrets in what a decision records (its reason): the pipeline that wrote the run, read. */
   masking(state: JournalState): Promise<(text: string) => string>;
+  /** Teaches the command's masker the pipeline's secrets before decisions kept are listed (a reason kept as given). */
+  reading?(state: JournalState): Promise<void>;
   /** A fresh plan --live (GET requests only) of the instances of each value, as its lines; for the listing. */
   livePlan?(state: JournalState, values: readonly string[]): Promise<{ value: string; lines: string[] }[]>;
 }
@@ -130,6 +132,7 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     return `${w.what}: ${evidence.join('; ')}`;
   });
   for (const timeout of timeouts(read.parked!, request.now)) lines.push(`decided with a timeout: ${timeout}`);
+  if (state.parked.decided.some((prior) => prior.reason)) await request.reading?.(state);
   for (const prior of state.parked.decided)
     lines.push(
       `decided: ${prior.decision}${prior.value === null ? '' : ` ${prior.value}`} (${prior.by}, ${new Date(prior.at).toISOString()})${prior.reason ? `: ${prior.reason}` : ''}`,

@@ -6,9 +6,10 @@
 // sharded run (`RUN.shard-I`, whose holder is an attempt with no journal), the run's manifest. A
 // holder's pipeline that cannot be read (a runner lost before its first record, another checkout)
 // leaves the reason as given, said (a journal or manifest this enginectl cannot read, damaged or a
-// newer one's, with the hint every reader of the store gives); a --pipeline FILE that cannot be read releases nothing, and
-// neither does a store that fails as the holder's pipeline is looked for (STORE_FAILED): only a
-// manifest or a journal that is not there is read as absent.
+// newer one's, with the hint every reader of the store gives), as does a secret of it this
+// environment does not hold (named, never its value: reason-secrets.ts); a --pipeline FILE that
+// cannot be read releases nothing, and neither does a store that fails as the holder's pipeline is
+// looked for (STORE_FAILED): only a manifest or a journal that is not there is read as absent.
 import { resolve } from 'node:path';
 import { EnginectlError, UsageError } from '../errors.ts';
 import { passedOver } from '../journal/passed-over.ts';
@@ -21,6 +22,7 @@ import type { LeaseRecord } from '../store/lease.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import { teachSecrets } from './journal-setup.ts';
 import { loadPipelineFile, parseVars } from './pipeline-input.ts';
+import { unsetSecretsWarning } from './reason-secrets.ts';
 import { storedWays } from '../ways-on.ts';
 
 /** A record of the store this enginectl cannot read (damaged, a newer one's, sealed with another key): its hint says what to do. */
@@ -43,9 +45,16 @@ export interface ReleaseMasking {
 /** Teaches the masker of a release's reason the secrets of the holder's pipeline (or --pipeline FILE). */
 export async function teachReleaseSecrets(request: ReleaseMasking): Promise<void> {
   const { io, masker } = request;
+  // Its secrets this shell holds: one it does not leaves the reason as given, said (reason-secrets.ts).
   const teach = async (file: string) => {
-    const { pipeline } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(request.vars) });
+    const { pipeline } = await loadPipelineFile(resolve(io.cwd, file), io, {
+      vars: parseVars(request.vars),
+      readBack: new Set(),
+      checkEnv: false,
+    });
     teachSecrets(pipeline, io.env, masker);
+    const unset = unsetSecretsWarning(pipeline, io.env, 'release');
+    if (unset) request.warn(unset);
   };
   if (request.pipeline !== undefined) {
     await teach(request.pipeline).catch((error: Error) => {

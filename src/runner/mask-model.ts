@@ -126,6 +126,9 @@ export const maskCalls = <T extends object>(masker: Masker, calls: T[]): T[] =>
   by(masker, calls, { items: CALL }) as T[];
 export const maskRollout = (masker: Masker, r: RolloutResult): RolloutResult => by(masker, r, ROLLOUT) as RolloutResult;
 export const maskPark = (masker: Masker, park: Park): Park => by(masker, park, PARK) as Park;
+/** The operator's decisions, in the run's form or the report's (report/model.ts). */
+export const maskDecisions = <T extends object>(masker: Masker, decided: readonly T[]): T[] =>
+  by(masker, decided, RUN.fields.decided!) as T[];
 /** Who overrode a window, why and by which rule. */
 export const maskOverride = <T extends { by: string; reason: string; as?: string | undefined }>(
   masker: Masker,

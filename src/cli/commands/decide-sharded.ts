@@ -7,6 +7,7 @@ import { abortShardedRun } from '../../app/shard-abort.ts';
 import { abortedBy } from '../../shard/abort.ts';
 import { operatorOf, teachSecrets } from '../../app/journal-setup.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
+import { unsetSecretsWarning } from '../../app/reason-secrets.ts';
 import { readManifest, shardKeys } from '../../shard/manifest.ts';
 import { ciMasker } from '../ci-masker.ts';
 import { checkRunId } from '../../journal/replica.ts';
@@ -27,19 +28,20 @@ export async function abortSharded(
   const manifest = await readManifest(store, run);
   const masker = ciMasker(chooseCi(io), (line) => io.stdout(`${line}\n`));
   const given = options.reason?.trim() ?? '';
-  // A pipeline that cannot be read here (decided from another checkout) leaves the reason as given, said.
-  if (given)
-    await loadPipelineFile(resolve(io.cwd, options.pipeline ?? manifest.file), io, {
-      vars: parseVars(options.vars),
-      readBack: new Set(),
-      checkEnv: false,
-    })
-      .then(({ pipeline }) => teachSecrets(pipeline, io.env, masker))
-      .catch((error: Error) =>
-        io.stderr(
-          `enginectl: warning: ${neutraliseLines(`the reason is recorded as given: the pipeline of the sharded run could not be read to mask its secrets in it (${error.message}); give --pipeline FILE`)}\n`,
-        ),
-      );
+  // A pipeline that cannot be read here (decided from another checkout), or a secret of it this
+  // shell does not hold, leaves the reason as given: said (app/reason-secrets.ts).
+  const said = given
+    ? await loadPipelineFile(resolve(io.cwd, options.pipeline ?? manifest.file), io, {
+        vars: parseVars(options.vars),
+        readBack: new Set(),
+        checkEnv: false,
+      }).then(
+        ({ pipeline }) => (teachSecrets(pipeline, io.env, masker), unsetSecretsWarning(pipeline, io.env, 'decide')),
+        (error: Error) =>
+          `the reason is recorded as given: the pipeline of the sharded run could not be read to mask its secrets in it (${error.message}); give --pipeline FILE`,
+      )
+    : undefined;
+  if (said) io.stderr(`enginectl: warning: ${neutraliseLines(said)}\n`);
   const aborted = await abortShardedRun(store, run, {
     by: operatorOf(io.env),
     at: options.now,

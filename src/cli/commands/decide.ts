@@ -15,6 +15,7 @@ import type { Pipeline } from '../../pipeline/model.ts';
 import { loadPipelineFile, parseVars, type Source } from '../../app/pipeline-input.ts';
 import { againstRun, loadRunPipeline, refuseAnotherPipeline } from '../../app/run-pipeline.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
+import { unsetSecretsWarning } from '../../app/reason-secrets.ts';
 import { storeToRead, storeUrlOf } from '../../app/stored-run.ts';
 import { abortSharded, isShardedRun } from './decide-sharded.ts';
 import { realClock } from '../../app/clock.ts';
@@ -187,15 +188,23 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       const all = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: clock.now });
       return all.filter((v) => keys.has(v.key));
     },
-    // A pipeline that cannot be read here (decided from another checkout) leaves the reason as given, said.
+    // A pipeline that cannot be read here (decided from another checkout), or a secret of it this
+    // shell does not hold, leaves the reason as given: said (reason-secrets.ts).
     masking: async (state) => {
-      await pipelineOf(state).catch((error: Error) =>
-        io.stderr(
-          `enginectl: warning: ${neutraliseLines(`the reason is recorded as given: the pipeline that wrote the run could not be read to mask its secrets in it (${error.message}); give --pipeline FILE`)}\n`,
-        ),
+      const said = await pipelineOf(state).then(
+        (pipeline) => unsetSecretsWarning(pipeline, io.env, 'decide'),
+        (error: Error) =>
+          `the reason is recorded as given: the pipeline that wrote the run could not be read to mask its secrets in it (${error.message}); give --pipeline FILE`,
       );
+      if (said) io.stderr(`enginectl: warning: ${neutraliseLines(said)}\n`);
       return (text) => masker.mask(text);
     },
+    // The reasons of the decisions listed (one kept as given), masked with the secrets this shell holds.
+    reading: (state) =>
+      pipelineOf(state).then(
+        () => undefined,
+        () => undefined,
+      ),
     // plan --live of each value waited on: its read-only steps run once through GET-only clients.
     // It needs what a live plan needs (every secret the value's steps use): without it, it says so.
     livePlan: async (state, waited) => {

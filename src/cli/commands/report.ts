@@ -3,7 +3,6 @@
 // `enginectl report --merge FILE...`: the reports (or journals) of a fleet's jobs as one report.
 import { checkRunId } from '../../journal/replica.ts';
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
-import { releaseOf } from '../../journal/release.ts';
 import { checkOwnFiles, named } from '../../app/own-files.ts';
 import { preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { readReportShard } from '../../app/report-inputs.ts';
@@ -13,6 +12,7 @@ import { ciSummaryChannel } from '../../app/channels/ci.ts';
 import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
 import type { Masker } from '../../runner/masker.ts';
 import { ciMasker } from '../ci-masker.ts';
+import { keptFleetReport, keptRelease } from '../../app/reader-secrets.ts';
 import { doubtsLine, undecidedDoubts } from '../../runner/result.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
@@ -123,7 +123,8 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     );
   if (values.merge) return merge(positionals, { ...values, expectShards }, io, publishing);
   const { state } = await readEndedJournal('report', positionals, values, io);
-  const result = releaseOf(state);
+  // An operator's reason kept as given (decided from a shell without the secrets), masked as the run masks it.
+  const result = await keptRelease(state, io, masker);
   const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
   const rendered = renderings(result);
@@ -158,8 +159,9 @@ async function mergeSharded(
 }
 
 /** A fleet's report: its rows and line printed, its files and summary written; 0 when every job (or site) succeeded. */
-function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO, publishing: Publishing) {
-  printFleet(report, io);
+async function publishFleet(read: Report, values: Record<string, unknown>, io: CliIO, publishing: Publishing) {
+  const report = await keptFleetReport(read, io, publishing.masker);
+  printFleet(report, io, publishing.masker);
   return write(
     () => report,
     values,
@@ -170,9 +172,9 @@ function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO
   );
 }
 
-/** The fleet's rows and its line. */
-function printFleet(report: Report, io: CliIO): void {
-  for (const line of fleetLines(report)) io.stdout(`${line}\n`);
+/** The fleet's rows and its line, an operator's words in them masked (app/reader-secrets.ts). */
+function printFleet(report: Report, io: CliIO, masker: Masker): void {
+  for (const line of fleetLines(report)) io.stdout(`${masker.mask(line)}\n`);
   printDoubts(report, io);
 }
 
