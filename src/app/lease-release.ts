@@ -49,7 +49,7 @@ export async function teachReleaseSecrets(request: ReleaseMasking): Promise<void
   const teach = async (file: string) => {
     const { pipeline } = await loadPipelineFile(resolve(io.cwd, file), io, {
       vars: parseVars(request.vars),
-      readBack: new Set(),
+      // Every server reached: their logins (a Basic pair) mask the reason and are registered, as a run's are.
       checkEnv: false,
     });
     teachSecrets(pipeline, io.env, masker);
