@@ -7,6 +7,7 @@ import { lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkRunId, JournalReplica, newRunId, readSegments, readStoredJournal } from '../journal/replica.ts';
 import { openStore } from '../store/open.ts';
+import { decidedMeanwhile } from './decided-meanwhile.ts';
 import { UsageError } from '../errors.ts';
 import { pathToFileURL } from 'node:url';
 import { probeStore } from '../store/probe.ts';
@@ -222,8 +223,8 @@ export async function takeOverStoredRun(
 }
 
 /**
- * `fenceToGoOn`, once the journal was read into the run (run --resume/--continue, the action),
- * its lease held: a segment put since is refused, the journal closed and the lease given back.
+ * `fenceToGoOn`, once the journal was read into the run (run --resume/--continue, the action), its lease held: a
+ * segment put since is refused (a decision as that: decided-meanwhile.ts), the journal closed, the lease given back.
  */
 export async function fenceToGoOn(
   stored: StoredRun | undefined,
@@ -234,7 +235,7 @@ export async function fenceToGoOn(
   await fenceStoredRun(stored, 1).catch(async (error: unknown) => {
     journal?.spec.file.close();
     await taken.end();
-    throw error;
+    throw (await decidedMeanwhile(stored)) ?? error;
   });
 }
 
