@@ -55,9 +55,9 @@ Options:
   --var NAME=VALUE      a var the servers read, as given to run (repeatable)
   -h, --help            show this help
 
-A pipeline that is not the one the run ran (a server read at another URL, other --var values, a
-file changed) is refused before anything is read back: verify could read another server than the
-one the call was sent to (PIPELINE_NOT_THE_RUNS, exit 2, nothing recorded).
+A pipeline whose servers are not where the run sent its calls is refused before anything is read
+back (PIPELINE_NOT_THE_RUNS, exit 2, nothing recorded); other --var values or a changed file that
+move no server are said in a warning.
 
 Exit codes: 0 listed or recorded, 1 the store failed (STORE_FAILED), 2 invalid input, a decision refused or a pipeline not the run's (nothing recorded),
 130/143/129 interrupted while it read calls in doubt back (nothing recorded).`;
@@ -177,13 +177,17 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     verify: async (state, instances) => {
       if (instances.length === 0) return [];
       const { pipeline, sources } = await loadedOf(state);
-      // Read back only with the run's pipeline: another's servers, --var values or files would read another server.
+      // Read back only where the run sent its calls: --var values or files that move no server, said.
       const against = againstRun(state, { pipeline, sources, vars, env: io.env, masker }, instances);
       refuseAnotherPipeline(`run ${values.run}`, against, {
-        differs: [...against.servers, ...against.inputs],
+        differs: against.servers.length ? [...against.servers, ...against.inputs] : [],
         named: state.runs.at(-1)!.file,
         after: 'Nothing was read back or recorded',
       });
+      if (against.inputs.length > 0)
+        io.stderr(
+          `enginectl: warning: ${neutraliseLines(`run ${values.run}: ${against.inputs.join('; ')}: its calls in doubt are read back on the servers the run sent them to, at the same URLs here`)}\n`,
+        );
       const keys = new Set(instances.map((i) => i.key));
       const all = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: clock.now });
       return all.filter((v) => keys.has(v.key));
