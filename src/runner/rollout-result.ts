@@ -72,7 +72,12 @@ export const ParkSchema = z.object({
     ),
   waits: z.array(WaitSchema).describe('each thing it waits for, with its evidence'),
   clock: z
-    .object({ server: z.string(), low: z.number(), high: z.number(), at: z.number() })
+    .object({
+      server: z.string().describe('the server whose answers showed it'),
+      low: z.number().describe("the least its clock can be ahead of the run's, in ms (negative: behind)"),
+      high: z.number().describe("the most its clock can be ahead of the run's, in ms"),
+      at: z.number().describe("when its answer came, on the run's clock (epoch ms)"),
+    })
     .optional()
     .describe(
       "a bake: the clock of one of the wave's servers minus the run's, in ms, between low and high, as its answer that came at `at` (the run's clock) showed it (the Date header): what a continue on another machine judges the bake's end on as well as its own clock; absent when no answer had a Date, and in an earlier enginectl's journal",
