@@ -1,6 +1,7 @@
 // The operator's abort of a sharded run and lease release, from a shell without the pipeline's
 // secrets: a reason that holds one of their values cannot be masked there. Each says so, naming
-// them (never their values); report --merge --store, with them set, masks the reason kept.
+// them (never their values); report --merge --store and lease status, with them set, mask the
+// reasons kept.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DirectoryStore } from '../../src/store/directory.ts';
@@ -45,6 +46,9 @@ test("decide --abort of a sharded run and lease release from a shell without the
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.match(merged.report?.rollout?.halted?.reason ?? '', /^aborted by the operator \(.+\): bad \*\*\*$/);
   assertClean('report --merge --store', merged.stdout + merged.stderr + JSON.stringify(merged.report), [TOKEN]);
+  const status = await f.cli(['lease', 'status', '--store', f.storeUrl, `${run}.shard-0`]);
+  assert.match(status.stdout, /: runner lost, \*\*\* rotated\)$/m);
+  assertClean('lease status', status.stdout + status.stderr, [TOKEN]);
   const listed = await f.cli(['runs', '--store', f.storeUrl]);
   assertClean('runs', listed.stdout + listed.stderr, [TOKEN]);
 });
