@@ -10,6 +10,9 @@
 // environment does not hold (named, never its value: reason-secrets.ts); a --pipeline FILE that
 // cannot be read releases nothing, and neither does a store that fails as the holder's pipeline is
 // looked for (STORE_FAILED): only a manifest or a journal that is not there is read as absent.
+// `lease status` shows a release's reason masked again with the secrets of that same pipeline,
+// their values from its environment, as every reader of an operator's kept words does
+// (reader-secrets.ts): one kept as given (released from a shell without them) shows none of them.
 import { resolve } from 'node:path';
 import { EnginectlError, UsageError } from '../errors.ts';
 import { passedOver } from '../journal/passed-over.ts';
@@ -84,6 +87,32 @@ export async function teachReleaseSecrets(request: ReleaseMasking): Promise<void
       `the reason is recorded as given: the pipeline of the lease's holder (run ${runId}) could not be read to mask its secrets in it (${said}); give --pipeline FILE`,
     );
   }
+}
+
+/**
+ * lease status: teaches `masker` the secrets this environment holds of the pipeline the holder of
+ * a released lease ran, when the release kept a reason. A pipeline that cannot be read here
+ * (another checkout, a journal this enginectl cannot read) teaches nothing: the words are shown as
+ * kept, as the other readers show them; a store that fails as it is looked for fails the command.
+ */
+export async function teachStatusSecrets(
+  store: RunStore,
+  name: string,
+  record: LeaseRecord,
+  io: ReleaseMasking['io'],
+  masker: Masker,
+): Promise<void> {
+  if (record.kind !== 'release' || !record.reason) return;
+  const file = await holderPipelineFile(store, name, record.holder.runId, io.env).catch((error: unknown) => {
+    if (error instanceof StoreError && error.code === 'STORE_FAILED') throw error;
+    return undefined;
+  });
+  if (file === undefined) return;
+  // Every server reached, as lease release reads it: their logins mask the reason too.
+  await loadPipelineFile(resolve(io.cwd, file), io, { checkEnv: false }).then(
+    ({ pipeline }) => teachSecrets(pipeline, io.env, masker),
+    () => undefined,
+  );
 }
 
 /** The pipeline file the holder of lease `name` ran: its run's journal's, or its sharded run's manifest's. */

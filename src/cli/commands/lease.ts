@@ -1,11 +1,12 @@
 // `enginectl lease status|release --store URL NAME`: who holds a fleet lease, since when, until
 // when, and who waits; and an operator's release of a lease whose holder is gone, with a reason,
 // recorded in the lease as a release by that operator (the next waiter takes it at once). The
-// reason is masked first, with the secrets of the holder's pipeline (app/lease-release.ts).
+// reason is masked first, with the secrets of the holder's pipeline (app/lease-release.ts), and
+// masked again by lease status, which shows it, with those of them its environment holds.
 import { ExitCode, UsageError } from '../../errors.ts';
 import { operatorOf } from '../../app/journal-setup.ts';
 import { realClock } from '../../app/clock.ts';
-import { teachReleaseSecrets } from '../../app/lease-release.ts';
+import { teachReleaseSecrets, teachStatusSecrets } from '../../app/lease-release.ts';
 import { storeToRead } from '../../app/stored-run.ts';
 import { releasedWorker, workerLeaseShard } from '../../app/worker-lease-shard.ts';
 import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
@@ -21,9 +22,10 @@ export const LEASE_HELP = `Usage: enginectl lease status --store URL NAME
 
 status: who holds the fleet lease NAME (run id, actor, host, CI run), since when and until when,
 and the runs queued for it (a waiter renews its place while it waits; one that is gone holds it
-no longer than the lease's ttl). release: gives up a lease whose holder is gone (a lost runner), with
-your reason, recorded in the lease: the next run takes it at once, and the holder, if it still
-runs, sends nothing more. The reason is masked first with the secrets of the pipeline the holder
+no longer than the lease's ttl); a released lease's reason is masked with the secrets this
+environment holds of the pipeline its holder ran. release: gives up a lease whose holder is gone
+(a lost runner), with your reason, recorded in the lease: the next run takes it at once, and the
+holder, if it still runs, sends nothing more. The reason is masked first with the secrets of the pipeline the holder
 ran (their values read from this environment, as decide --reason masks its own).
 
 Options:
@@ -76,10 +78,14 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
           : now < longPastAt(r)
             ? `held by ${holderText(r.holder)} until ${at(r.expiresAt)} on its clock, past on this one by ${formatDuration(now - r.expiresAt)} (its holder is gone, or the clocks are apart and it renews still: a waiter takes it over once its record stays unchanged for its ttl of ${formatDuration(heldTtl(r))})`
             : `expired by ${holderText(r.holder)}, since ${at(r.expiresAt)}`;
+      // Why it was released: kept as given from a shell without the secrets, masked with those known here.
+      const masker = ciMasker(chooseCi(io), (line) => io.stdout(`${line}\n`));
+      io.maskerMade?.(masker);
+      await teachStatusSecrets(store, name, r, io, masker);
       // Who released it and why are an operator's words: a line break in them starts no line of its own.
       io.stdout(
         neutraliseLines(
-          `${called}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : how}`,
+          `${called}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${masker.mask(r.reason)}` : ''})` : how}`,
         ) + '\n',
       );
     }
