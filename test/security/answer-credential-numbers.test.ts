@@ -275,3 +275,37 @@ test('a resume carries a write done that sent a learnt numeric credential, its i
   }
   assert.deepEqual(leak('the journal', readFileSync(s.journal, 'utf8')), []);
 });
+
+test('a typed number that is the negative of a learnt numeric credential is masked as its text is: the journal and the report show neither', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  // The text "-482913" is masked "-***" (the passcode is in it); the typed -482913 too, as `***`.
+  Object.assign(
+    emulator.state.entities.find((e) => e.ikey === 2001)!,
+    { ibegin: { passcode: PASSCODE }, ioffset: -PASSCODE },
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-answer-numbers-'));
+  const file = join(dir, 'negative.yml');
+  writeFileSync(
+    file,
+    'version: 1\nname: Negative\nsteps:\n  - id: get\n    uses: classes/get\n    with: { class: 12, id: 2001 }\n',
+  );
+  const journal = join(dir, 'run.journal.jsonl');
+  const json = join(dir, 'run.json');
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const run = await runCli(['run', file, '--journal', journal, '--report-json', json], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const report = readFileSync(json, 'utf8');
+  assert.equal(
+    (JSON.parse(report) as { steps: { outputs: { entity: { ioffset: unknown } } }[] }).steps[0]!.outputs.entity.ioffset,
+    '***',
+    'the negative is in the report, masked',
+  );
+  assert.deepEqual(
+    [
+      ['run', run.stdout + run.stderr],
+      ['the journal', readFileSync(journal, 'utf8')],
+      ['the JSON report', report],
+    ].flatMap(([channel, text]) => leak(channel!, text!)),
+    [],
+  );
+});
