@@ -210,8 +210,9 @@ export class Masker {
    * write: an array or plain object in which nothing changes is returned as it is (most answers
    * hold no secret, and a run's result is masked again at its end), one in which something
    * changes is copied (the original is never modified). Booleans and null are typed values, never
-   * text, and stay as they are, as does a number, unless it is a secret (of 6 digits or more:
-   * secret-numbers.ts) or in a credential field; a key whose value is undefined is left out.
+   * text, and stay as they are, as does a number, unless it is a secret or its negative (of 6
+   * digits or more: secret-numbers.ts) or in a credential field; a key whose value is undefined is
+   * left out.
    */
   maskValue<T>(value: T): T {
     return this.walk(value, false) as T;
@@ -276,7 +277,7 @@ export class Masker {
     if (
       typeof value === 'number' &&
       this.typedNumbers &&
-      (credential || (this.numbers.size > 0 && this.numbers.has(String(value))))
+      (credential || (this.numbers.size > 0 && (this.numbers.has(String(value)) || this.numbers.has(String(-value)))))
     )
       return MASK;
     // booleans, null, other numbers; functions and symbols do not occur in results

@@ -3,11 +3,11 @@
 // (`fields: { ipin: "${{ steps.get.outputs.entity.ipin }}" }` resolves to the number): text masking
 // never sees it. A typed number equal to such a secret is masked in every value the run keeps
 // (Masker.maskValue: a step's inputs and outputs, a call's body in the journal, an answer), as `***`,
-// as the same secret is in text. The masker cannot tell where a number came from, so it masks by
-// value, and only a number long enough not to be an ordinary value: a key, a version, a class, a
-// count of an entity's fields is mostly shorter (`3`, `1001`), and masked it would hide what a
-// reader and verify need (verify compares versions), for a secret that short is no secret to
-// hide in a typed field. The bound is the one an answer's value is learnt from
+// as the same secret is in text; so is its negative (-482913), whose text holds the secret (`-***`).
+// The masker cannot tell where a number came from, so it masks by value, and only a number long
+// enough not to be an ordinary value: a key, a version, a class, a count of an entity's fields is
+// mostly shorter (`3`, `1001`), and masked it would hide what a reader and verify need (verify
+// compares versions), for a secret that short is no secret to hide in a typed field. The bound is the one an answer's value is learnt from
 // (runner/answer-secrets.ts ANSWER_MIN_LENGTH: the 6 digits of a passcode). A shorter number, or a
 // literal (`true`, `null`), is masked in text only, and a warning names it (Masker.add).
 
