@@ -152,3 +152,43 @@ test("a continue whose wave runs nothing again (no gate step after its write) re
   assert.match(r.report!.parked!.waits[0]!.evidence[0]!, /^(11h|10h59m\d+s) left on server site-001's clock/);
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 });
 });
+
+test("the decide listing on a machine 13h ahead, 1h into a 12h bake, promises no continue: it says the park's evidence, that this machine's clock says the bake elapsed, and that run --continue judges it on its own machine's clock and a server's; that continue parks again", async (t) => {
+  const f = await parkFleet(t, 3, ROLLOUT);
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  await tick(f, HOUR);
+
+  const ahead = { now: () => f.clock.now() + 13 * HOUR, sleep: f.clock.sleep };
+  const listed = await runCli(['decide', '--store', f.storeUrl, '--run', id], { env: f.env, clock: ahead });
+  assert.equal(listed.code, 0, listed.stdout + listed.stderr);
+  assert.doesNotMatch(listed.stdout, /goes on/);
+  const line = /^.*the 12h bake after wave 1: .*$/m.exec(listed.stdout)?.[0] ?? listed.stdout;
+  assert.match(line, /the 12h bake after wave 1: when it parked: 12h left \(until \S+ on the run's clock\); /);
+  assert.match(line, /; elapsed on this machine's clock \(at \S+, 2h ago\); /);
+  assert.match(
+    line,
+    /; run --continue judges it on its own machine's clock and on a server's of the wave, and parks again while either says it has not elapsed \(decide --continue ends it now\); /,
+  );
+
+  const early = await continueOn(f, id, 13 * HOUR, 1);
+  assert.equal(early.code, PARKED, early.stdout + early.stderr);
+  assert.deepEqual(
+    f.applied('/update/system'),
+    { 'site-001': 1 },
+    'wave 2 is not sent: the listing promised no continue',
+  );
+
+  // Once ended by the operator's decision, the listing says so rather than a clock's reading.
+  const ended = await runCli(['decide', '--store', f.storeUrl, '--run', id, '--continue', '--reason', 'baked enough'], {
+    env: f.env,
+    clock: f.clock,
+  });
+  assert.equal(ended.code, 0, ended.stdout + ended.stderr);
+  const after = await f.decide(id);
+  assert.match(
+    after.stdout,
+    /the 12h bake after wave 1: when it parked: .*; ended by the operator's decision to continue; /,
+  );
+});
