@@ -1,7 +1,8 @@
 // `enginectl decide`: an operator's decision about a parked run, on its evidence, appended to the
 // run's journal in the store. What the park waits for is listed with what the run saw: for a value
-// whose call is in doubt, verify's verdict of it (read-only); for a bake, its time left on the run's
-// clock; the wave's budget left. A retry of an in-doubt call needs verify to say it was not applied
+// whose call is in doubt, verify's verdict of it (read-only); for a bake, what its park said, its
+// time left on this machine's clock, and how a continue judges it (bake-listing.ts); the wave's
+// budget left. A retry of an in-doubt call needs verify to say it was not applied
 // (or the operator to accept a cannot-tell with a reason); every decision records who, when, why,
 // and the evidence, and the in-doubt calls it settles get their decision records as a resume's.
 // A later decision on a value replaces the earlier one (fresh verify, same gates); a run a runner
@@ -21,6 +22,7 @@ import type { OperatorDecision } from '../runner/rollout-result.ts';
 import { readFileSync } from 'node:fs';
 import { storedWays } from '../ways-on.ts';
 import { indentLines } from '../text/neutralise.ts';
+import { bakeListing } from './bake-listing.ts';
 
 export type DecisionKind = OperatorDecision['decision'];
 
@@ -118,14 +120,9 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     verified.filter((v) => doubtsOf(state, [value], again).some((i) => i.key === v.key));
   const lines = park.waits.map((w) => {
     const evidence = [...w.evidence];
-    if (park.for === 'bake' && park.until !== undefined)
-      evidence.splice(
-        0,
-        1,
-        park.until > request.now
-          ? `${formatDuration(park.until - request.now)} left on the run's clock`
-          : 'elapsed: run --continue goes on',
-      );
+    // The park's evidence kept (which clock), this machine's reading said as its own, and how a continue judges it.
+    if (park.for === 'bake' && park.until !== undefined && w.value === null)
+      evidence.splice(0, 1, ...bakeListing(state.parked, evidence[0] ?? '', request.now));
     if (w.value !== null)
       for (const v of verdicts(w.value))
         evidence.push(`verify: "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.verdict}: ${v.evidence}`);
@@ -198,7 +195,9 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
   }
   if (park.for === 'bake' && park.until !== undefined)
     evidence.push(
-      park.until > request.now ? `${formatDuration(park.until - request.now)} of the bake left` : 'the bake elapsed',
+      park.until > request.now
+        ? `${formatDuration(park.until - request.now)} of the bake left on the deciding machine's clock`
+        : "the bake elapsed on the deciding machine's clock",
     );
   // The wave's own wait (a failed analysis, a budget passed) is what a wave's decision is made on; a bake's time left is said above.
   evidence.push(

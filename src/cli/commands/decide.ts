@@ -29,8 +29,10 @@ export const DECIDE_HELP = `Usage: enginectl decide --store URL --run ID [decisi
 
 Lists what a parked run (run --store URL exited 75) waits for, each with its evidence: for a
 value whose call is in doubt, verify's reading of its target; for a value waited on, a fresh
-plan --live of its steps (GET requests only, as verify); for a bake, its
-time left on the run's clock; the wave's failure budget left. With a decision, records it in the
+plan --live of its steps (GET requests only, as verify); for a bake, what its park said (on
+which clock), its time left on this machine's clock, and that run --continue judges it on its own
+machine's clock and a server's, parking again while either says it has not elapsed; the wave's
+failure budget left. With a decision, records it in the
 run's journal in the store, with who (the CI's actor), when, why (--reason) and the evidence;
 then run FILE --store URL --continue ID goes on.
 
