@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import type { JournalState } from '../journal/read.ts';
 import { serversToRead, type InDoubtInstance } from '../journal/verify.ts';
+import { serverMoved } from '../journal/sent-server.ts';
 import { selectionOf } from '../journal/records.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -88,11 +89,8 @@ export function againstRun(
   const moved = new Set<string>();
   for (const instance of instances) {
     const server = instance.server === undefined || !read.has(instance.server) ? undefined : now.get(instance.server);
-    if (!server) continue;
-    const sent = state.runs[state.instances.get(instance.key)?.call?.run ?? -1] ?? state.runs.at(-1)!;
-    const [url, then] = [masker.mask(server.url), sent.servers[server.name]];
-    if (then !== undefined && then !== url)
-      moved.add(`server ${server.name} is ${url} here, ${then} in the run that sent its call in doubt`);
+    const words = server && serverMoved(state, instance.key, server.name, masker.mask(server.url));
+    if (words) moved.add(words);
   }
   const servers = [...moved];
   const { salt, v: version } = state.runs[0]!;

@@ -1,7 +1,8 @@
 // Reading back the targets of a journal's in-doubt calls, with the clients of the pipeline that
 // wrote it (its servers, resolved from the environment as a run resolves them).
 import type { EngineClient } from '../api/index.ts';
-import { verifyInDoubt, type Verified } from '../journal/verify.ts';
+import { verifyInDoubt, type InDoubtInstance, type Verified } from '../journal/verify.ts';
+import { ServerMoved, serverMoved } from '../journal/sent-server.ts';
 import type { JournalState } from '../journal/read.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Masker } from '../runner/masker.ts';
@@ -25,13 +26,16 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
   // Each answer's Date read against the clock verify counts on: the server's clock is the one it shares with the run's.
   const make = clientFactory({ env: setup.env, masker: setup.masker, onRetry: setup.onRetry, now: setup.now });
   const clients = new Map<string, EngineClient>();
-  const clientFor = (name: string | undefined) => {
+  const clientFor = ({ key, server: name }: InDoubtInstance) => {
     const server = name === undefined ? undefined : servers.get(name);
     if (!server)
       throw new UsageError(
         'UNKNOWN_SERVER',
         `the journal names server "${name ?? ''}", which the pipeline does not define`,
       );
+    // Read only where the call went: at the URL the run that sent it recorded (masked as it masked it).
+    const moved = serverMoved(state, key, server.name, setup.masker.mask(server.url));
+    if (moved) throw new ServerMoved(moved);
     let client = clients.get(server.name);
     if (!client) clients.set(server.name, (client = make(server)));
     return client;

@@ -13,6 +13,7 @@ import type { JournalState } from './read.ts';
 import { doubtOf, standingDecision } from './doubt.ts';
 import { SEND_WITHIN_MS } from './send-bound.ts';
 import { provenNotApplied } from './not-applied.ts';
+import { ServerMoved } from './sent-server.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export interface InDoubtInstance {
@@ -64,11 +65,12 @@ export function serversToRead(instances: readonly InDoubtInstance[]): Set<string
 
 /**
  * Reads each in-doubt instance's target. `clientFor` gives the client of the instance's server
- * (throws when it cannot be built); a read that fails is "cannot tell", with why.
+ * (throws when it cannot be built; ServerMoved when it is not where the call was sent: never read
+ * elsewhere); a read that fails is "cannot tell", with why.
  */
 export async function verifyInDoubt(
   state: JournalState,
-  clientFor: (server: string | undefined) => EngineClient,
+  clientFor: (instance: InDoubtInstance) => EngineClient,
   now: () => number,
   signal: AbortSignal,
   mask: (text: string) => string,
@@ -116,7 +118,7 @@ export async function verifyInDoubt(
           at: call.at,
           leftBy: call.at + SEND_WITHIN_MS,
         };
-        const client = clientFor(instance.server);
+        const client = clientFor(instance);
         verdict = provenNotApplied(
           await verifier.check(client, recorded, record.snapshot?.value, at, signal),
           { ...recorded, clock: call.clock },
@@ -132,7 +134,11 @@ export async function verifyInDoubt(
           };
       } catch (error) {
         if (signal.aborted) throw error;
-        verdict = { verdict: 'cannot-tell', evidence: `reading the target failed: ${(error as Error).message}` };
+        const why = (error as Error).message;
+        verdict = {
+          verdict: 'cannot-tell',
+          evidence: error instanceof ServerMoved ? why : `reading the target failed: ${why}`,
+        };
       }
     }
     out.push({ ...instance, verdict: verdict.verdict, evidence: mask(verdict.evidence) });
