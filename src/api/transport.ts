@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { formatDuration } from '../duration.ts';
 import { formatSize } from '../size.ts';
 import { USER_AGENT } from '../version.ts';
+import { calledAt } from './called-at.ts';
 import { deadline } from './deadline.ts';
 import { ApiError } from './errors.ts';
 import { certificateDateError, certificateDates, networkError, systemCode } from './network-errors.ts';
@@ -45,7 +46,7 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const base = new URL(options.url);
     this.origin = base.origin;
-    this.server = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+    this.server = calledAt(options.url);
     this.authorization =
       options.username === undefined
         ? undefined

@@ -4,6 +4,7 @@
 // calls in doubt compares the URL it would read with it: verify and decide refuse the pipeline
 // (app/run-pipeline.ts againstRun), a resume's verify and a takeover's say the call cannot be
 // told (app/verify.ts).
+import { calledAt } from '../api/called-at.ts';
 import type { JournalState } from './read.ts';
 
 /**
@@ -13,7 +14,8 @@ import type { JournalState } from './read.ts';
 export function serverMoved(state: JournalState, key: string, name: string, url: string): string | undefined {
   const sent = state.runs[state.instances.get(key)?.call?.run ?? -1] ?? state.runs.at(-1);
   const then = sent?.servers[name];
-  return then === undefined || then === url
+  // As its client calls it: a trailing slash, the scheme's and host's case, a default port are one place.
+  return then === undefined || then === url || calledAt(then) === calledAt(url)
     ? undefined
     : `server ${name} is ${url} here, ${then} in the run that sent its call in doubt`;
 }
