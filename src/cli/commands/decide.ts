@@ -1,7 +1,6 @@
-// `enginectl decide --store URL --run ID`: what a parked run waits for, each with its evidence
-// (verify's verdict of an in-doubt call, a bake's time left, the wave's budget left); with a
-// decision (--retry, --skip, --exclude SITE, --continue, --abort), that decision recorded in the
-// run's journal in the store with who, when, why and on what evidence (app/decide.ts).
+// `enginectl decide --store URL --run ID`: what a parked run waits for, each with its evidence;
+// with a decision (--retry, --skip, --exclude SITE, --continue, --abort), that decision recorded
+// in the run's journal in the store with who, when, why and on what evidence (app/decide.ts).
 import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { ExitCode, UsageError } from '../../errors.ts';
@@ -29,12 +28,11 @@ export const DECIDE_HELP = `Usage: enginectl decide --store URL --run ID [decisi
 
 Lists what a parked run (run --store URL exited 75) waits for, each with its evidence: for a
 value whose call is in doubt, verify's reading of its target; for a value waited on, a fresh
-plan --live of its steps (GET requests only, as verify); for a bake, what its park said (on
-which clock), its time left on this machine's clock, and that run --continue judges it on its own
-machine's clock and a server's, parking again while either says it has not elapsed; the wave's
-failure budget left. With a decision, records it in the
-run's journal in the store, with who (the CI's actor), when, why (--reason) and the evidence;
-then run FILE --store URL --continue ID goes on.
+plan --live of its steps (GET requests only, as verify); for a bake, what its park said (on which
+clock), its time left on this machine's clock (run --continue judges it on its machine's clock and
+a server's); the wave's failure budget left. With a decision, records it in the run's journal in
+the store, with who (the CI's actor), when, why (--reason) and the evidence; then run FILE --store
+URL --continue ID goes on.
 
 Decisions:
   --retry VALUE         send the value's steps again: only when verify reads its call in doubt as
