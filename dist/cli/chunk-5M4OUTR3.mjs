@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{k as t}from"./chunk-7XUYJP75.mjs";function o(n){if(!n)return;if(!n.ended)return t(n.attempts);let{run:i}=n.ended;return i.inDoubt??(i.outcome==="failure"||i.continuedOnError?t(n.attempts):void 0)}function r(n,i=!1){let e=n?.decision??(n?.ended?.run.decision?.decision==="skip"?n.ended.run.decision:void 0);if(!(e?.leftInDoubt&&!i))return e&&{decision:e.decision,by:e.by,at:e.at,verdict:e.verdict,evidence:e.evidence,...e.leftInDoubt?{leftInDoubt:!0}:{}}}export{o as a,r as b};

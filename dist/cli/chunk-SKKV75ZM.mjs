@@ -1,0 +1,3 @@
+import { createRequire as __enginectlCreateRequire } from 'node:module';
+const require = __enginectlCreateRequire(import.meta.url);
+function d(t,i){return[...new Set(t.secrets)].filter(n=>!i[n]).sort().map(n=>`secrets.${n}`)}function l(t,i,n){let e=d(t,i);if(e.length===0)return;let[r,s,o,h]=e.length===1?[e[0],"is","it",e[0]]:[e.join(", "),"are","one of them","them"];return`the reason is masked with the pipeline's secrets this environment holds: ${r} ${s} not set here: a value of ${o} in the reason is recorded as given; ${n} from a shell with ${h} set, or leave ${e.length===1?"it":"them"} out of the reason`}export{l as a};
