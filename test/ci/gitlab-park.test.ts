@@ -3,8 +3,9 @@
 // bucket, the three sites' URLs and secrets, each site an emulator over HTTP): the push pipeline's
 // rollout job sends the canary's writes, parks for its 12-hour bake (exit 75, allowed: a warning,
 // the pipeline passes); the scheduled pipeline's continue job, an hour later, parks again and sends
-// nothing; the same job 13 hours later (the job's clock moved by libfaketime, as a schedule that
-// fires the next day finds it) rolls out staging and prod, the canary's writes not sent again.
+// nothing; the same job 13 hours later (the job's clock moved by libfaketime, and the sites' clock
+// with it: a bake ends once both say so, as a schedule that fires the next day finds them) rolls
+// out staging and prod, the canary's writes not sent again.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import {
@@ -58,7 +59,9 @@ test(
   "docs/ci/gitlab.md's parked rollout in gitlab-ci-local: the push pipeline parks at the 12h bake (exit 75 allowed), a schedule within the bake parks again, one 13 hours later rolls out the rest once",
   { timeout: 300_000 },
   async (t) => {
-    const { urls, emulators } = await startSites(t);
+    // The sites' clock, moved with the job's 13 hours later: a continue judges a bake on both.
+    let ahead = 0;
+    const { urls, emulators } = await startSites(t, () => Date.now() + ahead);
     const storeDir = mkdtempSync(join(tmpdir(), 'enginectl-gitlab-park-store-'));
     const secrets = Object.assign({}, ...SITES.map((s) => siteSecrets(s, urls[s]))) as Record<string, string>;
     const dir = project();
@@ -111,7 +114,8 @@ test(
     assert.match(early.said, /continue-rollout\s+> parked: waiting for the 12h bake after wave 1/);
     assert.deepEqual(vfsWrites(), { test: 1, staging: 0, prod: 0 }, 'nothing sent while the bake has time left');
 
-    // The schedule 13 hours later: the job's clock (libfaketime, the monotonic clock left alone) is past the bake.
+    // The schedule 13 hours later: the job's clock (libfaketime, the monotonic clock left alone) is past the bake, and so are the sites'.
+    ahead = 13 * 3_600_000;
     const later = await pipeline({
       CI_PIPELINE_SOURCE: 'schedule',
       PARKED_RUN: run,

@@ -7,13 +7,14 @@ import { startEmulator } from './emulator.ts';
 export const SITES = ['test', 'staging', 'prod'] as const;
 export type Site = (typeof SITES)[number];
 
-/** One emulator per site, each with its own API password. */
-export async function startSites(t: TestContext) {
+/** One emulator per site, each with its own API password; `now`: their clock (their answers' Date), the real one by default. */
+export async function startSites(t: TestContext, now?: () => number) {
   const urls = {} as Record<Site, string>;
   const emulators = {} as Record<Site, Awaited<ReturnType<typeof startEmulator>>['emulator']>;
   for (const site of SITES) {
     const { url, emulator } = await startEmulator(t, {
       users: [{ name: 'deploy', password: `${site}-api-pass`, scopes: new Set(ALL_SCOPES) }],
+      ...(now ? { now } : {}),
     });
     urls[site] = url;
     emulators[site] = emulator;
