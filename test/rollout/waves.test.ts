@@ -105,6 +105,7 @@ test('a canary whose update raises a critical alert halts the rollout: wave 2 is
   assert.deepEqual(report.rollout!.halted, {
     wave: 1,
     reason: `the analysis after it failed: ${first!.analysis!.text}`,
+    aborted: null, // no operator's abort: the analysis halted it
   });
   for (const step of stepsOf(report, 'site-002')) {
     assert.equal(step.outcome, 'cancelled');
