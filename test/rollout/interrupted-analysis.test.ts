@@ -106,11 +106,14 @@ test("interrupted while the analysis's last round reads monitoring: no verdict i
 test('interrupted during the bake after wave 1 (no run store: the bake is waited): the resume bakes again before wave 2', async (t) => {
   const f = await fleet(t, '{ bake: 1h }');
   // The run's clock: the bake's wait is held until the run is interrupted (a bake nobody waits through).
+  // The bake's wait is what is left of its hour when it starts (the simulated clock moves with the
+  // real one: a millisecond may have passed since the bake began), never the hour exactly: any wait
+  // longer than the analysis's rounds (2m at least) is the bake's.
   let baking = false;
   const held: Clock = {
     now: f.clock.now,
     sleep: (ms, signal) =>
-      ms < 3_600_000
+      ms < 30 * 60_000
         ? f.clock.sleep(ms, signal)
         : new Promise((_, reject) => {
             baking = true;
