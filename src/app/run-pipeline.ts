@@ -121,14 +121,12 @@ export function againstRun(
 
 /**
  * Refuses (PIPELINE_NOT_THE_RUNS, exit 2) a pipeline whose servers read, --var values or files
- * are not the run's: a call's fate is not read from another server. `differs` says which.
+ * are not the run's: a call's fate is not read from another server. Refused only when a server
+ * read is elsewhere; what else differs is then said with it (alone, it is the caller's warning).
  */
-export function refuseAnotherPipeline(
-  label: string,
-  against: AgainstRun,
-  how: { differs: readonly string[]; named: string; after: string },
-): void {
-  if (how.differs.length === 0) return;
+export function refuseAnotherPipeline(label: string, against: AgainstRun, how: { named: string; after: string }): void {
+  if (against.servers.length === 0) return;
+  const differs = [...against.servers, ...against.inputs];
   const varsDiffer = against.inputs.some((i) => i.startsWith('the --var values'));
   const filesDiffer = against.inputs.some((i) => !i.startsWith('the --var values'));
   const what = [
@@ -144,7 +142,7 @@ export function refuseAnotherPipeline(
   ];
   throw new UsageError(
     'PIPELINE_NOT_THE_RUNS',
-    `${label}: its calls in doubt are not read back with this pipeline: it is not the one the run ran: ${how.differs.join('; ')}`,
+    `${label}: its calls in doubt are not read back with this pipeline: it is not the one the run ran: ${differs.join('; ')}`,
     { hint: `verify reads the servers the run sent its calls to: ${what.join('; ')}. ${how.after}` },
   );
 }

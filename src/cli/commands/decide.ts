@@ -180,7 +180,6 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       // Read back only where the run sent its calls: --var values or files that move no server, said.
       const against = againstRun(state, { pipeline, sources, vars, env: io.env, masker }, instances);
       refuseAnotherPipeline(`run ${values.run}`, against, {
-        differs: against.servers.length ? [...against.servers, ...against.inputs] : [],
         named: state.runs.at(-1)!.file,
         after: 'Nothing was read back or recorded',
       });
