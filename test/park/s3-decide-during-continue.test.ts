@@ -7,11 +7,19 @@
 // (NOT_PARKED, exit 2); another decision leaves it parked with that decision in force (exit 75),
 // and the same command again goes on as it says. Before, both were a store failure (STORE_FAILED,
 // exit 1, "run the same command again once that runner has stopped", which then answered NOT_PARKED).
+// A run that keeps its fleet lease while parked (park: { keep-lease: true }) still keeps it then, and
+// the action says parked (a neutral outcome), as a continue of a run still parked does: before, the
+// refusal gave the fleet lease up (another rollout could start while this one was parked) and the
+// action failed the step.
 import assert from 'node:assert/strict';
 import { after, test, type TestContext } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { actionDef } from '../../src/action/definitions.ts';
+import { ExitCode } from '../../src/errors.ts';
 import { startCeph } from '../helpers/ceph.ts';
 import { runCli } from '../helpers/cli.ts';
 import { proxyInFront } from '../helpers/s3-proxy.ts';
+import { runActionInProcess } from '../helpers/toolkit.ts';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
 
 const ceph = await startCeph();
@@ -34,8 +42,8 @@ function hold() {
  * elapsed on the fleet's clock (a continue goes on by itself); `race(decision)` runs decide with it
  * and a continue as above: decide's segment held until the continue's fence arrives.
  */
-async function parkedBake(t: TestContext, prefix: string) {
-  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`);
+async function parkedBake(t: TestContext, prefix: string, extra = '') {
+  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`, extra);
   const [decided, fenced] = [hold(), hold()];
   let holding = false;
   const proxy = await proxyInFront(
@@ -62,11 +70,20 @@ async function parkedBake(t: TestContext, prefix: string) {
   const applied = f.applied(UPDATE);
   assert.deepEqual(applied, { 'site-001': 1 });
   const go = () => cli('run', f.file, '--store', store, '--continue', id);
-  const race = async (...decision: string[]) => {
+  /** The root action's job going on with the run (input continue), on the fleet's clock. */
+  const job = () =>
+    runActionInProcess(actionDef('enginectl'), {
+      files: { 'fleet.yml': readFileSync(f.file, 'utf8') },
+      inputs: { pipeline: 'fleet.yml', store, continue: id },
+      env,
+      clock: f.clock,
+    });
+  /** decide (with `decision`) raced by `goOn`, a continue of the run: decide's record put after the continue's read. */
+  const raced = async <T>(goOn: () => Promise<T>, ...decision: string[]): Promise<T> => {
     holding = true;
     const deciding = cli('decide', '--store', store, '--run', id, ...decision);
     await decided.reached; // decide found the run free, its record on its way
-    const going = go();
+    const going = goOn();
     await fenced.reached; // the continue holds the run and read its journal: no decision in it yet
     holding = false;
     decided.release();
@@ -74,10 +91,13 @@ async function parkedBake(t: TestContext, prefix: string) {
     assert.equal(d.code, 0, d.stdout + d.stderr);
     fenced.release();
     const continued = await going;
-    assert.deepEqual(f.applied(UPDATE), applied, `a write was sent: ${continued.stdout + continued.stderr}`);
+    assert.deepEqual(f.applied(UPDATE), applied, `a write was sent: ${JSON.stringify(continued)}`);
     return continued;
   };
-  return { f, id, race, go };
+  const race = (...decision: string[]) => raced(go, ...decision);
+  /** A new run of the pipeline (another rollout) in the same store. */
+  const another = () => cli('run', f.file, '--store', store);
+  return { f, id, race, raced, go, job, another };
 }
 
 test('an abort recorded while a continue reads the run: the continue sends nothing, and says the abort, by whom and why, and that the run is aborted (NOT_PARKED, exit 2), not a store failure', async (t) => {
@@ -116,5 +136,43 @@ test('a decision other than abort recorded while a continue reads the run: the c
   assert.match(continued.stderr, /run the same command again: it goes on as that decision says/);
   const again = await go();
   assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.deepEqual(f.applied(UPDATE), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
+});
+
+const KEEP = 'lease: { name: fleet, ttl: 1h }\npark: { keep-lease: true }';
+
+test('park: { keep-lease: true }: a decision recorded while a continue reads the run leaves it parked with the fleet lease still kept: another rollout is refused, the same command again goes on', async (t) => {
+  const { f, race, go, another } = await parkedBake(t, 'keep-lease-decided-meanwhile', KEEP);
+  const continued = await race('--continue', '--reason', 'canary looks fine');
+  assert.equal(continued.code, PARKED, continued.stdout + continued.stderr);
+  assert.match(continued.stderr, /run the same command again: it goes on as that decision says/);
+  const other = await another();
+  assert.equal(other.code, 2, `another rollout started while this one is parked: ${other.stdout + other.stderr}`);
+  assert.match(other.stderr, /lease fleet is held by/);
+  assert.deepEqual(f.applied(UPDATE), { 'site-001': 1 });
+  const again = await go();
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.deepEqual(f.applied(UPDATE), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
+});
+
+test('the action: a decision recorded while its continue reads the run: outcome parked, the step not failed, the decision said, the fleet lease kept; the next job goes on', async (t) => {
+  const { f, raced, job, another } = await parkedBake(t, 'action-decided-meanwhile', KEEP);
+  const continued = await raced(job, '--continue', '--reason', 'canary looks fine');
+  assert.deepEqual(continued.failed, [], 'a run still parked is no failure');
+  assert.equal(continued.code, ExitCode.ok);
+  assert.equal(continued.outputs.outcome, 'parked');
+  const log = continued.log.join('\n');
+  assert.match(
+    log,
+    /an operator's decision was recorded after this runner read the run \(continue by \S+: canary looks fine\)/,
+  );
+  assert.match(log, /nothing was sent/);
+  assert.match(log, /run again with input continue/);
+  const other = await another();
+  assert.equal(other.code, 2, `another rollout started while this one is parked: ${other.stdout + other.stderr}`);
+  assert.match(other.stderr, /lease fleet is held by/);
+  const done = await job();
+  assert.deepEqual(done.failed, []);
+  assert.equal(done.outputs.outcome, 'success');
   assert.deepEqual(f.applied(UPDATE), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
 });
