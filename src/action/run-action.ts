@@ -38,7 +38,8 @@ import { endRun, failEarly, inWorkspace } from './action-end.ts';
 import { annotationBudget } from './annotation-budget.ts';
 import { reportName } from './report-name.ts';
 import { leaseToGoOn, storeAndLease, type ActionDeps } from './store-inputs.ts';
-import { stillParked } from './still-parked.ts';
+import { parkedByDecisionMeanwhile, stillParked } from './still-parked.ts';
+import { DecidedMeanwhile } from '../app/decided-meanwhile.ts';
 import { runInputs, storeGiven, type RunInputs } from './run-inputs.ts';
 import { ACTION_WAYS, STEP_ACTION_WAYS } from './ways-on.ts';
 export type { ActionDeps } from './store-inputs.ts';
@@ -162,7 +163,15 @@ async function execute(
   // A stored run's Deployment names the run: the job that goes on with it (continue, journal: RUN_ID) ends that one.
   const run = stored && { id: stored.runId, resumed: resumeFrom !== '' };
   const deployment = environment ? deploymentChannel(deps, label, environment, masker, run) : undefined;
-  const holding = await leaseToGoOn(stored, journal, taken);
+  let holding: typeof taken;
+  try {
+    holding = await leaseToGoOn(stored, journal, taken, pipeline.keepLeaseParked === true);
+  } catch (error) {
+    // A decision recorded after this job read the run: still parked with it in force, nothing sent.
+    if (!(stored && error instanceof DecidedMeanwhile)) throw error;
+    await parkedByDecisionMeanwhile(kit, error, journal, masker, { id: stored.runId, label });
+    return ExitCode.ok;
+  }
   const full = `${paths.json} (output report) and ${paths.html}`;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   let parkedNow = false;

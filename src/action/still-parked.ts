@@ -2,6 +2,7 @@
 // docs meets it until someone decides: parked again, nothing run or sent, a neutral outcome. Every
 // documented output is set (no report: none was written), and the log and the job summary say
 // what it waits for and how to go on: decide first, then run again with input continue.
+import type { DecidedMeanwhile } from '../app/decided-meanwhile.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
 import { pendingDecisions, waitLines } from '../app/parked.ts';
 import type { RunHold } from '../app/run-own-lease.ts';
@@ -32,24 +33,49 @@ export async function stillParked(
   for (const line of lines) kit.info(`still parked: ${line}`);
   for (const line of coming) kit.info(line);
   kit.info(`decide first: ${decide}; then run again with input continue: ${runId}`);
+  journal.spec.file.close();
+  await taken?.end({ keep: pipeline.keepLeaseParked === true });
+  await endParked(kit, journal.spec.file.path, run.label, [
+    `Run \`${runId}\`: nothing was run or sent.`,
+    '',
+    ...lines.map((l) => `- ${cell(l)}`),
+    ...coming.map((l) => `- ${cell(l)}`),
+    '',
+    `Decide first: \`${decide}\` lists each wait with its evidence; then run again with input \`continue: ${runId}\`.`,
+  ]);
+  return true;
+}
+
+/**
+ * A continue refused because an operator's decision was recorded after it read the run (decided-meanwhile.ts),
+ * which leaves the run parked with that decision in force: parked, nothing sent, a neutral outcome; the next
+ * job's continue goes on as it says. Its journal and leases were let go by the fence (a kept fleet lease kept).
+ */
+export async function parkedByDecisionMeanwhile(
+  kit: Toolkit,
+  error: DecidedMeanwhile,
+  journal: JournalSetup,
+  masker: Masker,
+  run: { id: string; label: string },
+): Promise<void> {
+  const said = indentLines(masker.mask(error.message));
+  kit.info(`still parked: ${said}`);
+  kit.info(`run again with input continue: ${run.id}: it goes on as that decision says`);
+  await endParked(kit, journal.spec.file.path, run.label, [
+    `Run \`${run.id}\`: ${cell(said)}.`,
+    '',
+    `Run again with input \`continue: ${run.id}\`: it goes on as that decision says (\`enginectl decide --store URL --run ${run.id}\` lists what is decided).`,
+  ]);
+}
+
+/** Every documented output of a run still parked (no report: none was written), and its job summary. */
+async function endParked(kit: Toolkit, journal: string, label: string, body: readonly string[]): Promise<void> {
   kit.setOutput('outcome', 'parked');
   kit.setOutput('report', '');
   kit.setOutput('outputs', '{}');
-  kit.setOutput('journal', journal.spec.file.path);
-  journal.spec.file.close();
-  await taken?.end({ keep: pipeline.keepLeaseParked === true });
+  kit.setOutput('journal', journal);
   if (booleanInput(kit.getInput, 'summary')) {
-    const markdown = [
-      `## ⏸️ ${cell(run.label)}: still parked`,
-      '',
-      `Run \`${runId}\`: nothing was run or sent.`,
-      '',
-      ...lines.map((l) => `- ${cell(l)}`),
-      ...coming.map((l) => `- ${cell(l)}`),
-      '',
-      `Decide first: \`${decide}\` lists each wait with its evidence; then run again with input \`continue: ${runId}\`.`,
-      '',
-    ].join('\n');
+    const markdown = [`## ⏸️ ${cell(label)}: still parked`, '', ...body, ''].join('\n');
     await kit
       .appendSummary(cutMarkdown(markdown, SUMMARY_BUDGET, (kib) => `The summary was cut at ${kib} KiB.`))
       .catch((error: unknown) =>
@@ -58,5 +84,4 @@ export async function stillParked(
         }),
       );
   }
-  return true;
 }

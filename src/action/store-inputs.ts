@@ -5,7 +5,8 @@
 // store holds the run's own lease while it runs (app/run-own-lease.ts), taken with the store.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
-import { fenceToGoOn, openStoredRun, storeAt, storeUrlOf, type StoredRun } from '../app/stored-run.ts';
+import { openStoredRun, storeAt, storeUrlOf, type StoredRun } from '../app/stored-run.ts';
+import { fenceToGoOn } from '../app/fence-to-go-on.ts';
 import { probeStore } from '../store/probe.ts';
 import { earlierAttemptRun, markAttemptRun, type Attempt } from './rerun.ts';
 import { holdStoredRun, type RunHold } from '../app/run-own-lease.ts';
@@ -101,12 +102,16 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
   return { stored, taken: held };
 }
 
-/** Going on with a stored run: the leases it holds (its own, and the fleet's, taken by storeAndLease), its journal fenced first. */
+/**
+ * Going on with a stored run: the leases it holds (its own, and the fleet's, taken by storeAndLease), its journal
+ * fenced first; a fleet lease the park kept (`keepParked`) stays kept while the run stays parked.
+ */
 export async function leaseToGoOn<L extends RunHold>(
   stored: StoredRun | undefined,
   journal: JournalSetup,
   taken: L | undefined,
+  keepParked: boolean,
 ): Promise<L | undefined> {
-  await fenceToGoOn(stored, journal, taken);
+  await fenceToGoOn(stored, journal, taken, keepParked);
   return taken;
 }

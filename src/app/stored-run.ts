@@ -7,7 +7,6 @@ import { lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkRunId, JournalReplica, newRunId, readSegments, readStoredJournal } from '../journal/replica.ts';
 import { openStore } from '../store/open.ts';
-import { decidedMeanwhile } from './decided-meanwhile.ts';
 import { UsageError } from '../errors.ts';
 import { pathToFileURL } from 'node:url';
 import { probeStore } from '../store/probe.ts';
@@ -220,23 +219,6 @@ export async function takeOverStoredRun(
     if (await replica.fence()) return { store, runId, path: journal(), resume: false, replica };
   }
   throw grew(store, runId);
-}
-
-/**
- * `fenceToGoOn`, once the journal was read into the run (run --resume/--continue, the action), its lease held: a
- * segment put since is refused (a decision as that: decided-meanwhile.ts), the journal closed, the lease given back.
- */
-export async function fenceToGoOn(
-  stored: StoredRun | undefined,
-  journal: { spec: { file: { close(): void } } } | undefined,
-  taken: { end(): Promise<unknown> } | undefined,
-): Promise<void> {
-  if (!taken || !stored?.resume) return;
-  await fenceStoredRun(stored, 1).catch(async (error: unknown) => {
-    journal?.spec.file.close();
-    await taken.end();
-    throw (await decidedMeanwhile(stored)) ?? error;
-  });
 }
 
 const grew = (store: RunStore, runId: string) =>

@@ -13,7 +13,8 @@ import { runAndReport } from '../../app/run.ts';
 import { dropLocalCopy, type LocalCopy } from '../../app/local-copy.ts';
 import { refuseWritesNoWindowFits } from '../../app/window-preflight.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
-import { fenceToGoOn, openStoredRun, storedJournalNames, storeUrlOf } from '../../app/stored-run.ts';
+import { openStoredRun, storedJournalNames, storeUrlOf } from '../../app/stored-run.ts';
+import { fenceToGoOn } from '../../app/fence-to-go-on.ts';
 import { takeRunLease, wantedLease } from '../../app/lease-setup.ts';
 import { holdStoredRun } from '../../app/run-own-lease.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
@@ -509,7 +510,7 @@ async function runPipeline(args: string[], io: CliIO, copy: LocalCopy): Promise<
     return ExitCode.parked;
   }
   // Going on with a stored run: its leases held (its own, and the fleet's), its journal fenced first (app/stored-run.ts).
-  await fenceToGoOn(stored, journal, holding);
+  await fenceToGoOn(stored, journal, holding, pipeline.keepLeaseParked === true && taken !== undefined);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
     if (planned)
