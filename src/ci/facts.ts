@@ -12,9 +12,13 @@ const first = <T>(ask: (s: (typeof CI_SYSTEMS)[number]) => T | undefined): T | u
   return undefined;
 };
 
-/** Who acts: the CI's actor when there is one, else the user. */
+/**
+ * Who acts: the actor of the CI system that runs the job (detect.ts's order), else the user. Only
+ * that system's: another's variable in the job (a GitLab pipeline variable GITHUB_ACTOR, a Jenkins
+ * build parameter) is set by whoever starts the job, and names no one (an override, a decision).
+ */
 export function actorOf(env: Env): string {
-  return first((s) => s.actor(env)) ?? env.USER ?? env.USERNAME ?? 'unknown';
+  return CI_SYSTEMS.find((s) => s.detect(env))?.actor(env) ?? env.USER ?? env.USERNAME ?? 'unknown';
 }
 
 /** Who runs the job as override-freeze: rules match it: the actor, and the claims its CI system's environment says. */

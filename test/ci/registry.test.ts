@@ -50,8 +50,13 @@ test("no file of src/ outside src/ci/ reads a CI system's variables or names the
 });
 
 test("the facts come from the systems' files: actor, workspace, run page, job-matrix limits", () => {
-  assert.equal(actorOf({ GITLAB_USER_LOGIN: 'gl', USER: 'me' }), 'gl');
-  assert.equal(actorOf({ BUILD_REQUESTEDFOR: 'az', GITLAB_USER_LOGIN: 'gl' }), 'gl', 'in the registry order');
+  assert.equal(actorOf({ GITLAB_CI: 'true', GITLAB_USER_LOGIN: 'gl', USER: 'me' }), 'gl');
+  assert.equal(
+    actorOf({ GITLAB_CI: 'true', GITLAB_USER_LOGIN: 'gl', GITHUB_ACTOR: 'gh', BUILD_REQUESTEDFOR: 'az' }),
+    'gl',
+    "the detected system's actor only: another's variable in the job names no one",
+  );
+  assert.equal(actorOf({ GITHUB_ACTOR: 'gh', USER: 'me' }), 'me', 'outside CI, the user');
   assert.equal(actorOf({ USER: 'me' }), 'me');
   assert.equal(workspaceOf({ BUILD_SOURCESDIRECTORY: '/a' }, '/cwd'), '/a');
   assert.equal(workspaceOf({}, '/cwd'), '/cwd');

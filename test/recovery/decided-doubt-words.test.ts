@@ -32,7 +32,7 @@ async function leftInDoubt(t: TestContext, more = '', write = { steps: VFS, path
     ENGINE_USERNAME: 'admin',
     ENGINE_PASSWORD: 'admin',
     PROD_TOKEN: 'prod-token',
-    GITHUB_ACTOR: 'octo-operator',
+    USER: 'octo-operator',
   };
   const journal = join(dir, 'run.journal.jsonl');
   emulator.faults.add({ method: 'POST', path: write.path, gateway: 504, times: 1 });

@@ -32,7 +32,7 @@ async function cut(t: TestContext) {
     ENGINE_USERNAME: 'admin',
     ENGINE_PASSWORD: 'admin',
     PROD_TOKEN: 'prod-token',
-    GITHUB_ACTOR: 'octo-operator',
+    USER: 'octo-operator',
   };
   const journal = join(dir, 'run.journal.jsonl');
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
@@ -259,7 +259,7 @@ steps:
     with: { key: 2 }
 `,
   );
-  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITHUB_ACTOR: 'octo-operator' };
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', USER: 'octo-operator' };
   const journal = join(dir, 'run.journal.jsonl');
   emulator.faults.add({ method: 'DELETE', path: '/api/licensing/v1/licenses/2', reset: 'after', times: 1 });
   assert.equal((await runCli(['run', file, '--journal', journal], { env })).code, 1);
@@ -287,7 +287,7 @@ test(`retry: { in-doubt: retry } is the pipeline's policy, not an operator's dec
     ENGINE_USERNAME: 'admin',
     ENGINE_PASSWORD: 'admin',
     PROD_TOKEN: 'prod-token',
-    GITHUB_ACTOR: 'octo-operator',
+    USER: 'octo-operator',
   };
   const journal = join(dir, 'run.journal.jsonl');
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
