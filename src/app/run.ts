@@ -116,6 +116,7 @@ function runRecord(
     varsHash: spec.varsHash,
     ...canonicalSelection(request.selection),
     servers: start.servers,
+    ...(request.emulatorUrl === undefined ? {} : { emulator: true as const }),
     resume: request.resume !== undefined,
     instances: start.planned(),
     ...(request.sources ? { sha256: request.sha256 ?? maskedSha256(request, request.sources) } : {}),

@@ -1,8 +1,10 @@
 // The run command's options for windows and freezes (pipeline-format.md, Windows and freezes):
 // --override-freeze with --reason (only from an identity the pipeline's override-freeze: lists,
 // matched on the CI's actor), --history (journals whose write durations give each step type's p95
-// at a site, besides the run store's latest runs) and --clock (where the simulated clock of --emulator starts, to try a window).
+// at a server's place, besides the run store's latest runs) and --clock (where the simulated clock of --emulator starts, to try a window).
 export { windowOverride } from '../app/window-override.ts';
+import { calledAt } from '../api/called-at.ts';
+import type { ServerPlace } from '../app/server-places.ts';
 import { UsageError } from '../errors.ts';
 import { isoInstant } from '../schedule/recurrence.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
@@ -23,8 +25,9 @@ export const WINDOW_OPTIONS = {
 
 export const WINDOW_OPTIONS_HELP = `  --override-freeze  with --reason TEXT: start the writes that do not fit their window or meet a
                      freeze; only for an identity the pipeline's override-freeze: lists (recorded)
-  --history F        a journal of earlier runs: each step type's write durations at each server
-                     give the p95 a write is expected to take (repeatable)
+  --history F        a journal of earlier runs: each step type's write durations at each server's
+                     URL give the p95 a write is expected to take (repeatable; a run against the
+                     embedded emulator counts only for another one)
   --clock TIME       with --emulator: the simulated clock starts at TIME (ISO 8601 with its offset, 2026-03-21T02:00Z)`;
 
 interface WindowValues {
@@ -35,42 +38,74 @@ interface WindowValues {
   emulator?: boolean | undefined;
 }
 
-/** The successful write durations of a journal's instances, by step type and server. */
-export function writeDurations(state: JournalState, into = new Map<string, number[]>()): Map<string, number[]> {
+/**
+ * The successful write durations of a journal's instances, by step type and the place their server
+ * was called at: its URL as the run that ended them recorded it (masked), read as its client
+ * calls it (app/server-places.ts). `real`: for a run against the servers, which leaves out those of
+ * a run against the embedded emulator (its run record says so): they took the emulator's
+ * milliseconds, and would let a write that takes an hour start minutes before its window ends.
+ */
+export function writeDurations(
+  state: JournalState,
+  into = new Map<string, number[]>(),
+  real = false,
+): Map<string, number[]> {
   for (const instance of state.instances.values()) {
-    const run = instance.ended?.run;
+    const ended = instance.ended;
+    const run = ended?.run;
     if (!run || run.outcome !== 'success' || run.durationMs === undefined || run.resume === 'earlier-run') continue;
-    const key = historyKey(run.uses, run.server);
+    // The run it ended in: where it called its server, and whether that was the emulator.
+    const record = state.runs.findLast((r) => r.at === ended.runAt);
+    const url = run.server === undefined ? '' : record?.servers[run.server];
+    if (!record || url === undefined || (real && record.emulator)) continue;
+    const key = historyKey(run.uses, calledAt(url));
     into.set(key, [...(into.get(key) ?? []), run.durationMs]);
   }
   return into;
 }
 
-const historyKey = (uses: string, server: string | undefined) => `${uses}\u0000${server ?? ''}`;
+const historyKey = (uses: string, place: string) => `${uses}\u0000${place}`;
 
 /** How many of a run store's latest runs give the durations of a pipeline with windows or freezes. */
 export const STORED_HISTORY_RUNS = 20;
 
+/** Where the durations are read from, and where this run calls its servers. */
+export interface HistoryFrom {
+  /** The place of each of this run's servers (app/server-places.ts): durations elsewhere are not its servers'. */
+  place: ServerPlace;
+  store?: RunStore | undefined;
+  command?: string;
+}
+
 /**
  * The durations of every journal --history gives, and with a run store those of its latest runs
  * (a run it cannot read, damaged, a newer enginectl's or sealed with another key, gives none, with
- * a warning naming it in the words of every reader of the store), as the runner asks for them.
+ * a warning naming it in the words of every reader of the store), as the runner asks for them: of
+ * the step type at the place this run calls the server. A run against the servers counts none of a
+ * run against the embedded emulator (a rehearsal kept in the same store): said of a --history
+ * journal, which was given for its durations; a stored one is passed over quietly.
  */
 export async function historyOf(
   values: WindowValues,
   io: Pick<CliIO, 'readFile' | 'env' | 'signal' | 'stderr'>,
-  store?: RunStore,
-  command = 'run',
+  { place, store, command = 'run' }: HistoryFrom,
 ): Promise<((uses: string, server: string | undefined) => readonly number[]) | undefined> {
   if (!values.history?.length && !store) return undefined;
+  const real = values.emulator !== true;
   const durations = new Map<string, number[]>();
-  for (const path of values.history ?? [])
-    writeDurations(await readJournalFile(`${command} --history`, path, io), durations);
+  for (const path of values.history ?? []) {
+    const state = await readJournalFile(`${command} --history`, path, io);
+    if (real && state.runs.some((r) => r.emulator))
+      io.stderr(
+        `enginectl: warning: ${neutraliseLines(`${command} --history ${path}: its runs against the embedded emulator (run --emulator) are not counted: their writes took the emulator's milliseconds, not a server's time`)}\n`,
+      );
+    writeDurations(state, durations, real);
+  }
   for (const id of store ? (await storedRuns(store)).slice(0, STORED_HISTORY_RUNS) : []) {
     try {
       const read = await readStoredJournal(store!, id);
       const ways = storedWays(storedJournalAt(store!, id, () => read.segments));
-      writeDurations(readJournal(read.text, `${store!.url} run ${id}`, journalKey(io.env), ways), durations);
+      writeDurations(readJournal(read.text, `${store!.url} run ${id}`, journalKey(io.env), ways), durations, real);
     } catch (error) {
       // No record yet (the run this runner opens, fences alone): nothing to read, nothing to say.
       if (error instanceof StoreError && error.code === 'STORE_REFUSED') continue;
@@ -82,7 +117,10 @@ export async function historyOf(
       );
     }
   }
-  return (uses, server) => durations.get(historyKey(uses, server)) ?? [];
+  return (uses, server) => {
+    const at = place(server);
+    return at === undefined ? [] : (durations.get(historyKey(uses, at)) ?? []);
+  };
 }
 
 /** --clock: where the simulated clock starts (epoch ms), or undefined. */

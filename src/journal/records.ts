@@ -61,6 +61,12 @@ export const RunRecord = z.object({
   skip: z.record(z.string(), z.array(z.string())).optional(),
   /** The servers' URLs, masked: a resume warns when they differ. */
   servers: z.record(z.string(), z.string()),
+  /**
+   * run --emulator: each server was a site of the embedded emulator, not the URL above. Its writes
+   * took the emulator's milliseconds, which are no history of a real server's (cli/window-options.ts).
+   * Absent for a run against the servers, and in a journal of an earlier enginectl (read as one against them).
+   */
+  emulator: z.literal(true).optional(),
   resume: z.boolean(),
   /** Every instance the run plans: its identity (runner/instance.ts). */
   instances: z.array(InstanceIdentity),

@@ -27,6 +27,7 @@ import {
 } from '../emulator-options.ts';
 import { chooseCi, type CliIO } from '../io.ts';
 import { ciMasker } from '../ci-masker.ts';
+import { serverPlaces } from '../../app/server-places.ts';
 import { historyOf } from '../window-options.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
@@ -64,8 +65,8 @@ ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
                      not be read, each check found)
   --summary F        with --live: the live plan as Markdown (an MR note, a PR comment); with
                      --expect the audit (also the job summary in GitHub Actions and Azure Pipelines)
-  --history F        a journal of earlier runs: each step type's write durations at each server
-                     give the p95 a write is expected to take in its window, as run --history
+  --history F        a journal of earlier runs: each step type's write durations at each server's
+                     URL give the p95 a write is expected to take in its window, as run --history
                      reads them (repeatable)
   --ci NAME          with --expect: put the audit where a CI system shows its summary: ${CI_NAMES.join(', ')}
                      (default: detected from its environment variables)
@@ -137,13 +138,15 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     { ...io, env },
     { vars, emulator: values.emulator, selection, dryRun: !values.live },
   );
-  // The windows' needs as the run reads them: the p95 of the journals' earlier write durations.
-  const history = await historyOf(values, io, undefined, 'plan');
+  // Without --live it sends nothing: a secret not set stands in, masked, and is named (app/stand-ins.ts).
+  const shown = values.live ? env : withStandIns(env, unsetSecrets);
+  // The windows' needs as the run reads them: the p95 of the journals' earlier write durations, of
+  // each server at the URL the plan resolves for it.
+  const history = await historyOf(values, io, { place: serverPlaces(pipeline, shown, masker), command: 'plan' });
   if (!values.live) {
-    // It sends nothing: a secret not set stands in, masked, and is named (app/stand-ins.ts).
     const warning = standInWarning(unsetSecrets.map((name) => `secrets.${name}`));
     if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
-    const plan = await makePlan(pipeline, withStandIns(env, unsetSecrets), {
+    const plan = await makePlan(pipeline, shown, {
       selection,
       history,
       masker,

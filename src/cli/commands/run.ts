@@ -48,6 +48,7 @@ import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
 import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration, shownDuration } from '../../duration.ts';
+import { serverPlaces } from '../../app/server-places.ts';
 import { clockStart, historyOf, WINDOW_OPTIONS, WINDOW_OPTIONS_HELP, windowOverride } from '../window-options.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
@@ -332,8 +333,6 @@ async function runPipeline(args: string[], io: CliIO, copy: LocalCopy): Promise<
         });
   // The copy laid in the temporary directory (no --journal given) is this command's, removed as it ends.
   if (stored && values.journal === undefined) copy.path = stored.path;
-  // Earlier write durations: --history, and the store's latest runs when the pipeline has windows or freezes.
-  const history = await historyOf(values, io, pipeline.schedule && stored?.store);
   const journalWanted = journalArgs(
     stored ? { ...values, journal: stored.path, resume: stored.resume ? stored.path : undefined } : values,
     io,
@@ -375,6 +374,12 @@ async function runPipeline(args: string[], io: CliIO, copy: LocalCopy): Promise<
     values['dry-run'] ? {} : { onWeak: (_name, why) => logger.warn(undefined, why) },
   );
   io.maskerMade?.(masker);
+  // Earlier write durations: --history, and the store's latest runs when the pipeline has windows or
+  // freezes; of each server at the URL this run calls it at, with the run's masker as its run record masks it.
+  const history = await historyOf(values, io, {
+    place: serverPlaces(pipeline, io.env, masker),
+    store: pipeline.schedule && stored?.store,
+  });
   // --plan against another server than the plan's: refused before any request carries it this run's credentials.
   if (planned)
     await checkPlanServers(
