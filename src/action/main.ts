@@ -81,6 +81,7 @@ export async function main(id: ActionDef['id']): Promise<void> {
     signal: signals.signal,
     now: clock.now,
     sleep: clock.sleep,
+    latest: clock.latest,
     reportDir: process.env.RUNNER_TEMP ?? tmpdir(),
   });
   signals.release();

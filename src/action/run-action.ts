@@ -11,6 +11,7 @@ import { leavesParked, parkingOf } from '../app/parked.ts';
 import { storedJournalNames } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
 import { refuseWritesNoWindowFits } from '../app/window-preflight.ts';
+import { windowTime } from '../schedule/window-time.ts';
 import { ExitCode } from '../errors.ts';
 import { Masker } from '../runner/masker.ts';
 import { indentLines } from '../text/neutralise.ts';
@@ -110,7 +111,7 @@ async function execute(
     pipeline,
     selection: loaded.selection,
     env: loaded.env,
-    now: deps.now(),
+    now: windowTime(deps),
     override,
     resuming: resumeFrom !== '' || continued !== '' || rerun,
     ways: def.uses ? STEP_ACTION_WAYS : ACTION_WAYS,
@@ -193,7 +194,7 @@ async function execute(
       masker,
       logger,
       signal: deps.signal,
-      clock: { now: deps.now, sleep: deps.sleep },
+      clock: { now: deps.now, sleep: deps.sleep, latest: deps.latest },
       stopwatch: deps.stopwatch,
       reportFs: deps.reportFs,
       channels: (reportFiles) => [

@@ -25,6 +25,8 @@ export interface ActionDeps extends MergeDeps {
   env: Env;
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** The real clock's later of `now` and the wall clock, which windows are judged at (schedule/window-time.ts); absent, `now`. */
+  latest?: (() => number) | undefined;
   /** The file system the journal is written with (tests pass a full disk); the real one when absent. */
   journalFs?: JournalFs | undefined;
   /** The run's steady time, which bounds a write's hand-off after its record (tests move it); performance.now when absent. */

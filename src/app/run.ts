@@ -206,6 +206,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
       ],
       signal: write ? AbortSignal.any([context.signal, halt.signal]) : context.signal,
       now,
+      latest: context.clock.latest,
       stopwatch: context.stopwatch,
       sleep: context.clock.sleep,
       masker,

@@ -138,6 +138,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       holder,
       now: clock.now,
       sleep: clock.sleep,
+      latest: clock.latest,
       signal: request.signal,
       pollMs: request.pollMs,
       waitBudget: request.waitBudget,

@@ -1,14 +1,16 @@
 // Admission per write: before a write instance starts, its expected end must fit its window
 // (pipeline-format.md, Windows and freezes). The instance's schedule (schedule/spec.ts), its
 // expected duration (declared, the p95 of earlier ones, its timeout, an hour) plus the margin, the
-// verdict at the run's clock (simulated under --emulator). A write that does not fit is refused
-// with the next window it fits in, unless an allowed identity overrode (--override-freeze, recorded
-// on the instance and as a warning every report shows). Reads are never held back.
+// verdict at the run's clock (simulated under --emulator; the real one's later of it and the wall
+// clock: schedule/window-time.ts). A write that does not fit is refused with the next window it
+// fits in, unless an allowed identity overrode (--override-freeze, recorded on the instance and as
+// a warning every report shows). Reads are never held back.
 import { formatDuration } from '../duration.ts';
 import type { Step } from '../pipeline/model.ts';
 import { expectedOf, type Expected } from '../schedule/expected.ts';
 import { fits, nextFit, type Schedule, type Verdict } from '../schedule/schedule.ts';
 import { needOf, scheduleFor, type ScheduleSpec } from '../schedule/spec.ts';
+import { windowTime } from '../schedule/window-time.ts';
 import { isReadOnly } from '../steps/registry.ts';
 import type { StepType } from '../steps/types.ts';
 import type { WindowVerdict } from './instance.ts';
@@ -83,7 +85,7 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
   const spec = ctx.pipeline.schedule;
   // Without windows or freezes, or for a read, the clock is not even read.
   if (!spec || isReadOnly(type, step.with ?? {})) return undefined;
-  const judgedAt = ctx.deps.now();
+  const judgedAt = windowTime(ctx.deps);
   const judged = judge(spec, step, type, run, judgedAt, ctx.deps.history);
   if (!judged) return undefined;
   const { schedule, expected, need } = judged;

@@ -5,6 +5,7 @@
 // wait ends and the write is not started (admission.ts: WINDOW_CLOSED, or the run parks).
 import { fits, type Schedule, type Verdict } from '../schedule/schedule.ts';
 import { describeSession, quietAt, staying } from '../schedule/quiet.ts';
+import { windowTime } from '../schedule/window-time.ts';
 import { formatDuration } from '../duration.ts';
 import type { StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
@@ -15,7 +16,7 @@ export const QUIET_POLL_MS = 60_000;
 export interface QuietWait {
   /** The verdict at the end of the wait: it fits (quiet came), or it no longer does (the window ends first). */
   verdict: Verdict;
-  /** When the wait ended, on the run's clock. */
+  /** When the wait ended, on the run's clock as windows read it (schedule/window-time.ts). */
   at: number;
   /** How long it waited. */
   waitedMs: number;
@@ -53,7 +54,8 @@ export async function awaitQuiet(
     if (text !== said) ctx.tell.info(run, ctx.masker.mask(text));
     said = text;
     await ctx.deps.sleep(QUIET_POLL_MS, signal);
-    at = ctx.deps.now();
+    // Judged as admission judges (schedule/window-time.ts): a suspend during the wait is counted.
+    at = windowTime(ctx.deps);
     verdict = fits(judged.schedule, at, judged.need);
     if (!verdict.fits) return { verdict, at, waitedMs: at - now, staying: left };
   }

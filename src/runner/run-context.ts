@@ -28,6 +28,11 @@ export interface RunnerDeps {
   signal: AbortSignal;
   /** The clock of waits and gates (simulated under --emulator). */
   now(): number;
+  /**
+   * The real clock's later of `now` and the wall clock, which windows and freezes are judged at
+   * (schedule/window-time.ts: `now` lags after the machine was suspended); absent, `now`.
+   */
+  latest?: (() => number) | undefined;
   /** The clock of timestamps and durations in the result: real time (default: now). */
   stopwatch?: () => number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;

@@ -9,13 +9,15 @@ import type { Park } from './rollout-result.ts';
 import type { RunContext } from './run-context.ts';
 import { finish } from './instance-end.ts';
 import { CLI_WAYS } from '../ways-on.ts';
+import { windowTime } from '../schedule/window-time.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The park of a write that fits from `next`: the run's (the first one kept), and the write's error. */
 export function parkForWindow(ctx: RunContext, run: StepRun, next: number, why: string): StepError {
   const earlier = ctx.resume?.parked?.park;
-  const since = earlier?.for === 'window' ? earlier.since : ctx.deps.now();
+  // On the clock admission judged the window on (schedule/window-time.ts): a continue counts the wait from it.
+  const since = earlier?.for === 'window' ? earlier.since : windowTime(ctx.deps);
   const reason = `the next window "${run.name}" fits in, at ${iso(next)}`;
   const park: Park = {
     wave: run.wave ?? 0,

@@ -12,6 +12,7 @@ import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
 import { writeTerminal } from './terminal.ts';
 import { analysts, overBudget, readVerdict, standFor, writeVerdict, type Analysis, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
+import { windowTime } from '../schedule/window-time.ts';
 import type { LeaseLoss } from '../store/lease.ts';
 import { BarrierPoll } from './barrier-poll.ts';
 import { barrierReason, barrierWaited, windowPark, type WindowWait } from './barrier-reason.ts';
@@ -39,6 +40,8 @@ export interface WorkerDeps {
   holder: string;
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** The real clock's later of `now` and the wall clock, which a site's window is waited for on (schedule/window-time.ts); absent, `now`. */
+  latest?: (() => number) | undefined;
   signal: AbortSignal;
   /** The longest a worker waiting at a barrier sleeps between reads of the store (it starts shorter: barrier-poll.ts). */
   pollMs: number;
@@ -185,9 +188,10 @@ async function walkWave(
       });
       // Its run parked for its window: waited for on this worker's clock when it opens within the
       // wait, then the site's run goes on (the window judged again); else held, for the worker's park.
+      // The time to the opening is read as the site's run judges its window (schedule/window-time.ts).
       for (let before = -Infinity; end.outcome === 'parked' && end.window && end.window.until > before;) {
         const { until } = end.window;
-        if (deps.signal.aborted || until - deps.now() > deps.waitBudget.left()) break;
+        if (deps.signal.aborted || until - windowTime(deps) > deps.waitBudget.left()) break;
         // Its wave's failures passed its budget meanwhile, or the operator aborted the rollout: its write is not sent.
         const stops = (s: WaveState) => s.failed.size > budget || s.aborted !== undefined;
         if (stops(await log.read())) break;
@@ -195,7 +199,7 @@ async function walkWave(
           `${manifest.over} ${owner.site}: its write waits for its window (opens at ${iso(until)}): this worker waits for it`,
         );
         try {
-          await deps.waitBudget.waiting(() => deps.sleep(Math.max(0, until - deps.now()), deps.signal));
+          await deps.waitBudget.waiting(() => deps.sleep(Math.max(0, until - windowTime(deps)), deps.signal));
         } catch {
           break;
         }

@@ -146,6 +146,7 @@ export async function runActionInProcess(def: ActionDef, options: InProcessActio
     signal,
     now: clock.now,
     sleep: clock.sleep,
+    latest: clock.latest,
     reportDir,
     ...(options.reportFs ? { reportFs: options.reportFs } : {}),
     ...(options.journalFs ? { journalFs: options.journalFs } : {}),

@@ -47,6 +47,7 @@ import {
 import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
+import { windowTime } from '../../schedule/window-time.ts';
 import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration, shownDuration } from '../../duration.ts';
 import { serverPlaces } from '../../app/server-places.ts';
 import { clockStart, historyOf, WINDOW_OPTIONS, WINDOW_OPTIONS_HELP, windowOverride } from '../window-options.ts';
@@ -407,7 +408,7 @@ async function runPipeline(args: string[], io: CliIO, copy: LocalCopy): Promise<
     pipeline,
     selection,
     env: io.env,
-    now: values.emulator ? (windows.clock ?? Date.now()) : (io.clock ?? realClock()).now(),
+    now: values.emulator ? (windows.clock ?? Date.now()) : windowTime(io.clock ?? realClock()),
     history,
     override: windows.override,
     resuming: journalWanted?.resume === true,
