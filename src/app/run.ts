@@ -1,7 +1,7 @@
-// One composition of a run, for the CLI and every action: clients that mask server text, the
-// runner, the result masked as values, its renderings, and its publishing: the report files and
-// every channel the edge adds (app/channels/: its CI's, dotenv, a webhook; the action's outputs,
-// summary, comment and Deployment) told through one publisher.
+// One composition of a run, for the CLI and every action: clients that mask server text, the runner,
+// the result masked as values, its renderings, and its publishing: the report files and every channel
+// the edge adds (app/channels/: its CI's, dotenv, a webhook; the action's outputs, summary, comment,
+// Deployment) told through one publisher.
 import { canonicalSelection, matrixValues, type Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderings, type Renderings } from '../report/renderings.ts';
@@ -215,9 +215,8 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     },
     { selection: request.selection, resume: request.resume, park: request.park },
   );
-  // The durable records the run's last moments wrote and did not wait for (a park, a halt, an
-  // instance's end) are in the store before the run says what it left there: one the store failed
-  // stops the run (a park the store does not hold is no park to decide on or continue).
+  // The durable records the run's last moments wrote and did not wait for (a park, a halt, an instance's
+  // end) are in the store before the run says what it left there: one the store failed stops the run.
   await write?.flushed();
   // A journal refused while the lease was lost is said as that loss.
   halted = await stoppedBy(halted, request.lease);
