@@ -4,7 +4,9 @@
 // --var values) names the run planned under it, whose fan-out is printed again, nothing new
 // written, when the pipeline and inventory hashes, the shards and the assignment are the same
 // (else refused, as its workers would be). Other --var values (a matrix of plan jobs) or another
-// file are another plan job: a key of their own. Planned without a key match, a run of the same
+// file are another plan job: a key of their own. Servers whose URL holds a secret (the same text
+// masked in every GitHub environment) are compared by their fingerprints (shard-servers.ts): another
+// environment's, or one that cannot be told under the CI run's key, is refused. Planned without a key match, a run of the same
 // fleet (pipeline and inventory hashes) that has not ended is a refusal (fleet-runs.ts; --new-run
 // plans a second rollout on purpose, still under its key), and a plan takes the fleet's next slot
 // (fleet-slot.ts) before its manifest.
@@ -26,6 +28,7 @@ import { operatorOf } from './journal-setup.ts';
 import { makeManifest, refuseOtherHashing, type Fleet } from './shard-plan.ts';
 import { storePlanned } from './shard-instances.ts';
 import { earlierRuns, notEnded, ourRun, standings, standsWords } from './fleet-runs.ts';
+import { keptServers, keyedServersRefusal } from './shard-servers.ts';
 
 const KeyRecord = z.object({ run: z.string(), key: z.string(), file: z.string(), at: z.number() });
 
@@ -69,8 +72,19 @@ export async function nameRun(
   return (await keyedRun(store, path)) ?? record.run;
 }
 
-/** The manifest of the run planned under the key, refused when it is not this fleet's plan. */
-export function checkKeyed(manifest: Manifest, fleet: Fleet, shards: number, assign: string, key: string): void {
+/**
+ * The manifest of the run planned under the key, refused when it is not this fleet's plan: also
+ * when its servers whose URL holds a secret are others, or cannot be told from this plan's and
+ * the key is the CI run's (`servers`: app/shard-servers.ts).
+ */
+export function checkKeyed(
+  manifest: Manifest,
+  fleet: Fleet,
+  shards: number,
+  assign: string,
+  key: string,
+  servers: (manifest: Manifest) => { why: string; hint: string } | undefined = () => undefined,
+): void {
   refuseOtherHashing(manifest, fleet);
   const differs =
     manifest.sha256 !== fleet.sha256
@@ -90,6 +104,13 @@ export function checkKeyed(manifest: Manifest, fleet: Fleet, shards: number, ass
         hint: `give shard the files, --var values, --shards and --assign of its first attempt (its workers would be refused), or plan another rollout under a key of its own: another --run-key`,
       },
     );
+  const other = servers(manifest);
+  if (other)
+    throw new UsageError(
+      'SHARD_REFUSED',
+      `run ${manifest.run} was planned under this key, and its servers may not be this plan's: ${other.why} (the key: ${key})`,
+      { hint: other.hint },
+    );
 }
 
 export interface PlanRequest {
@@ -102,6 +123,8 @@ export interface PlanRequest {
   now: () => number;
   /** The CI run's key (or --run-key); none: planned under no key. */
   key: string | undefined;
+  /** The key is --run-key, the user's name of this plan (not the CI run's, which its matrix of plan jobs share). */
+  named?: boolean;
   /** --new-run: plan a new run even while one of the fleet has not ended. */
   newRun: boolean;
   stderr(text: string): void;
@@ -130,7 +153,10 @@ export async function planOrFind(
       if (e instanceof NoShardedRun) return undefined;
       throw e;
     });
-    if (manifest && key !== undefined) checkKeyed(manifest, fleet, o.shards, o.assign, key);
+    if (manifest && key !== undefined)
+      checkKeyed(manifest, fleet, o.shards, o.assign, key, (m) =>
+        keyedServersRefusal(m, pipeline, o.env, o.named === true),
+      );
     return manifest;
   };
   const standing = standings(store, journalKey(o.env), o.now);
@@ -165,6 +191,7 @@ export async function planOrFind(
     assign: o.assign,
     at: o.now(),
     by: operatorOf(o.env),
+    ...keptServers(pipeline, o.env),
   });
   // The instances before the manifest: a worker starts once the manifest is there.
   await storePlanned(store, run, pipeline, o.env);

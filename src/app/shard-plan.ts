@@ -11,6 +11,7 @@ import { fileMasker } from '../runner/file-secrets.ts';
 import { budgetOf, wavesOf } from '../runner/waves.ts';
 import { inventoryHash, type Manifest } from '../shard/manifest.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
+import { workerServersRefusal } from './shard-servers.ts';
 
 export interface Fleet {
   over: string;
@@ -86,7 +87,14 @@ export function fleetOf(
 export function makeManifest(
   pipeline: Pipeline,
   fleet: Fleet,
-  options: { run: string; shards: number; assign: 'static' | 'queue'; at: number; by: string },
+  options: {
+    run: string;
+    shards: number;
+    assign: 'static' | 'queue';
+    at: number;
+    by: string;
+    servers?: Manifest['servers'];
+  },
 ): Manifest {
   const rollout = pipeline.rollout!;
   const waves = wavesOf(rollout, fleet.sites);
@@ -106,6 +114,7 @@ export function makeManifest(
     analysis: rollout.analysis !== undefined,
     at: options.at,
     by: options.by,
+    ...(options.servers === undefined ? {} : { servers: options.servers }),
   };
 }
 
@@ -128,7 +137,12 @@ export function refuseOtherHashing(manifest: Manifest, fleet: Fleet): void {
     );
 }
 
-export function checkFleet(manifest: Manifest, fleet: Fleet, pipeline: Pipeline): void {
+export function checkFleet(
+  manifest: Manifest,
+  fleet: Fleet,
+  pipeline: Pipeline,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
   const planned = makeManifest(pipeline, fleet, manifest);
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   refuseOtherHashing(manifest, fleet);
@@ -151,6 +165,12 @@ export function checkFleet(manifest: Manifest, fleet: Fleet, pipeline: Pipeline)
       `run ${manifest.run}'s manifest is not the one enginectl shard planned from this pipeline: its ${changed.join(', ')} differ (the manifest in the store was changed)`,
       { hint: 'nothing was sent; plan the rollout again with enginectl shard (a manifest is written by shard alone)' },
     );
+  // The same file and sites, another environment's secret URL: another fleet (app/shard-servers.ts).
+  const servers = workerServersRefusal(manifest, pipeline, env);
+  if (servers)
+    throw new UsageError('SHARD_REFUSED', `run ${manifest.run} is refused here: ${servers.why}`, {
+      hint: servers.hint,
+    });
 }
 
 /**

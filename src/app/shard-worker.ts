@@ -79,7 +79,12 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     notShardedRun(store, request.run, e, WORKER_HINTS),
   );
   checkIndex(manifest, request);
-  checkFleet(manifest, fleetOf(request.pipeline, request.sources, request.vars, request.env), request.pipeline);
+  checkFleet(
+    manifest,
+    fleetOf(request.pipeline, request.sources, request.vars, request.env),
+    request.pipeline,
+    request.env,
+  );
   const holder = newRunId(clock.now());
   // Registered before anything else: a shard no attempt registered is missing from the merged report.
   const attempt = await register(store, shardKeys(manifest.run).workers(request.index), {

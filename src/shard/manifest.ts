@@ -34,6 +34,18 @@ export const Manifest = z.object({
   analysis: z.boolean(),
   at: z.number(),
   by: z.string(),
+  /**
+   * The servers whose URL holds a secret, by name (app/shard-servers.ts): masked, and with
+   * ENGINECTL_JOURNAL_KEY the key's fingerprint of each URL under `salt`, `keyCheck` telling that
+   * key from another; none when no URL holds a secret (or written by an older enginectl).
+   */
+  servers: z
+    .object({
+      salt: z.string().optional(),
+      keyCheck: z.string().optional(),
+      called: z.record(z.string(), z.object({ url: z.string(), fingerprint: z.string().optional() })),
+    })
+    .optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

@@ -72,15 +72,17 @@ async function twoEnvironments(t: TestContext, journalKey: string | undefined) {
       (n, [, site]) => n + site.requests.filter((r) => r.applied && r.path.endsWith('/update/system')).length,
       0,
     );
+  const work = (i: number, run: string) =>
+    runCli(['run', file, '--store', storeUrl, '--run', run, '--shard', '1/1'], { env: envOf(i) });
   const rollOut = async (i: number, extra: string[] = []) => {
     const plan = await runCli(['shard', file, '--store', storeUrl, '--shards', '1', ...extra], { env: envOf(i) });
     const run = /^run (\S+) in /m.exec(plan.stderr)?.[1];
     if (plan.code !== 0 || !run) return { plan, refused: true as const };
-    const worker = await runCli(['run', file, '--store', storeUrl, '--run', run, '--shard', '1/1'], { env: envOf(i) });
+    const worker = await work(i, run);
     const merged = await runCli(['report', '--merge', '--store', storeUrl, '--run', run], { env: envOf(i) });
     return { plan, run, worker, merged, refused: false as const };
   };
-  return { rollOut, updates };
+  return { rollOut, work, updates };
 }
 
 test("two plan jobs of one workflow run, one per GitHub environment (the fleet's URL a secret of each), with ENGINECTL_JOURNAL_KEY: the second environment's plan is refused, naming its sites and --run-key, never reported a success it was not sent", async (t) => {
@@ -125,4 +127,26 @@ test('each environment planned under a --run-key of its own: each fleet is rolle
     assert.equal(done.worker?.code, 0, `${done.worker?.stdout}${done.worker?.stderr}`);
     assert.equal(updates(i), 2, `${env}: each site updated once`);
   }
+});
+
+test("a worker given another environment's run (its fleet's URL another secret value) is refused before any write", async (t) => {
+  const { rollOut, work, updates } = await twoEnvironments(t, KEY);
+  const staging = await rollOut(0);
+  assert.equal(staging.refused, false);
+  const worker = await work(1, staging.run!);
+  assert.equal(worker.code, 2, `${worker.stdout}${worker.stderr}`);
+  assert.match(worker.stderr, /SHARD_REFUSED/);
+  assert.match(worker.stderr, /site-0001, site-0002/);
+  assert.equal(updates(1), 0);
+});
+
+test("a re-run of the same environment's plan (same secret, same key) prints its run again, nothing new planned", async (t) => {
+  const { rollOut, updates } = await twoEnvironments(t, KEY);
+  const first = await rollOut(0);
+  assert.equal(first.refused, false);
+  const again = await rollOut(0);
+  assert.equal(again.refused, false, again.plan.stderr);
+  assert.equal(again.run, first.run);
+  assert.match(again.plan.stderr, /planned by an earlier attempt/);
+  assert.equal(updates(0), 2, 'each site updated once, not again');
 });

@@ -47,7 +47,10 @@ Options:
                      same key (a re-run of the plan job) for the same file and --var values, shard
                      prints the run it planned first, writing nothing (refused when its pipeline,
                      inventory, --shards or --assign differ); other --var values or another file
-                     (a matrix of plan jobs) plan a run of their own
+                     (a matrix of plan jobs) plan a run of their own; a server URL holding a
+                     secret (one per GitHub environment) is compared by a fingerprint keyed by
+                     ENGINECTL_JOURNAL_KEY, refused when it differs or, under the CI run's key,
+                     cannot be told: give each environment's plan a --run-key of its own
   --new-run          plan a new run even while one of this fleet has not ended (still under the
                      key: a re-run of the plan job prints it again; it takes the fleet's next slot)
   -h, --help         show this help
@@ -137,6 +140,7 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
     env: io.env,
     now: () => clock.now(),
     key: values['run-key'] ?? runKeyOf(io.env),
+    named: values['run-key'] !== undefined,
     newRun: values['new-run'] === true,
     stderr: (text) => io.stderr(text),
   });
