@@ -18,13 +18,12 @@
 // is (another environment's, whose job alone got to write): it is refused (RESUME_REFUSED) rather
 // than gone on with. A first attempt still marks its run, so that a re-run knows there is one.
 import { createHash, createHmac } from 'node:crypto';
-import { baseServerUrl } from '../api/base-url.ts';
-import { hideUrlLogins } from '../api/url-logins.ts';
+import { calledAt } from '../api/called-at.ts';
 import { journalPrefix } from '../journal/replica.ts';
 import { JOURNAL_KEY_VARIABLE, journalKey } from '../journal/seal.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Masker } from '../runner/masker.ts';
-import { prepareRun, type Env, type ResolvedServer } from '../runner/scope.ts';
+import { prepareRun, type Env } from '../runner/scope.ts';
 import type { RunStore } from '../store/store.ts';
 import { UsageError } from '../errors.ts';
 
@@ -59,15 +58,6 @@ export interface Attempt {
   untold?: string[] | undefined;
 }
 
-/** A server's URL as the client calls it, without credentials (a URL it refuses: its logins set aside). */
-function bareUrl(s: ResolvedServer): string {
-  try {
-    return baseServerUrl({ url: s.url }, `server "${s.name}"`).url;
-  } catch {
-    return hideUrlLogins(s.url, '');
-  }
-}
-
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 
 /** This step's attempt of its workflow run, when GitHub says which (GITHUB_RUN_ID and GITHUB_RUN_ATTEMPT). */
@@ -91,7 +81,7 @@ export function attemptOf(
   const untold: string[] = [];
   try {
     const prepared = prepareRun(loaded.pipeline, loaded.env, masker);
-    const servers = [...prepared.servers.values()].map((s) => ({ s, bare: bareUrl(s) }));
+    const servers = [...prepared.servers.values()].map((s) => ({ s, bare: calledAt(s.url) }));
     const targets = Object.entries(prepared.targets).map(([name, target]) => ({
       name,
       text: JSON.stringify(Object.entries(target).filter(([k]) => !/token|password/i.test(k))),

@@ -9,7 +9,7 @@
 // another key, a manifest without fingerprints), unless the key is the user's own (--run-key); a
 // worker refuses a run whose fingerprints differ, or that it cannot check with the plan's key.
 // A server whose URL holds no secret is not kept: its URL is in the hashed file (or a --var).
-import { baseServerUrl } from '../api/base-url.ts';
+import { calledAt } from '../api/called-at.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { JOURNAL_KEY_VARIABLE, journalKey } from '../journal/seal.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -27,12 +27,7 @@ function secretUrls(pipeline: Pipeline, env: Env): Map<string, { url: string; ma
   const masker = new Masker();
   const out = new Map<string, { url: string; masked: string }>();
   for (const [name, server] of prepareRun(pipeline, env, masker).servers) {
-    let url = server.url;
-    try {
-      url = baseServerUrl({ url: server.url }, `server "${name}"`).url;
-    } catch {
-      // A URL the client refuses is refused when called; kept here as written.
-    }
+    const url = calledAt(server.url);
     const masked = masker.mask(url);
     if (masked.includes(MASK)) out.set(name, { url, masked });
   }
@@ -118,6 +113,9 @@ export function workerServersRefusal(
   pipeline: Pipeline,
   env: Env,
 ): { why: string; hint: string } | undefined {
+  // A run whose plan kept no server proves none other and has no fingerprint to check: nothing to
+  // refuse, so the fleet is not resolved again for it.
+  if (manifest.servers === undefined) return undefined;
   const { other, unknown, why, fingerprinted } = compare(manifest, pipeline, env);
   if (other.length > 0)
     return {

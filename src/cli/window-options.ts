@@ -59,7 +59,9 @@ export function writeDurations(
     const url = run.server === undefined ? '' : record?.servers[run.server];
     if (!record || url === undefined || (real && record.emulator)) continue;
     const key = historyKey(run.uses, calledAt(url));
-    into.set(key, [...(into.get(key) ?? []), run.durationMs]);
+    const known = into.get(key);
+    if (known) known.push(run.durationMs);
+    else into.set(key, [run.durationMs]);
   }
   return into;
 }
