@@ -13,7 +13,7 @@
 // environment of a matrix its own), its masked form is alike in every job: with
 // ENGINECTL_JOURNAL_KEY, WHAT is of the URLs (without credentials) and targets (without token or
 // password) unmasked, which the key keeps from a guess (as a saved plan's fingerprints,
-// app/plan-fingerprint.ts; the text begins with "[", so it stands for no journal's seal), and each
+// journal/fingerprint.ts; the text begins with "[", so it stands for no journal's seal), and each
 // environment's job has its own folder. Without the key a re-run cannot tell whose an earlier run
 // is (another environment's, whose job alone got to write): it is refused (RESUME_REFUSED) rather
 // than gone on with. A first attempt still marks its run, so that a re-run knows there is one.

@@ -4,14 +4,14 @@
 // another's, or a secret whose value moved since the plan (a write now sent to another database),
 // would pass. Where the masks hide something (a file's text, a write's call outside its
 // credential fields, whose value may change without moving the write), the plan keeps a fingerprint
-// of the unmasked texts keyed by ENGINECTL_JOURNAL_KEY (app/plan-fingerprint.ts: it checks no guess
+// of the unmasked texts keyed by ENGINECTL_JOURNAL_KEY (journal/fingerprint.ts: it checks no guess
 // without the key), which the run, given the same key, compares. Without the key plan --out says
 // what it cannot pin in the writes (a file's literal password is hidden too, and says nothing new).
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import type { PlannedCall } from '../steps/types.ts';
 import { MASK } from '../text/mask.ts';
 import { JOURNAL_KEY_VARIABLE } from '../journal/seal.ts';
-import { pinsFingerprint, type FingerprintKey } from './plan-fingerprint.ts';
+import { pinsFingerprint, type FingerprintKey } from '../journal/fingerprint.ts';
 
 /** plan --out's warning of writes whose masked calls hide a secret's value, without a key to pin them. */
 export const UNPINNED_WARNING = `a secret's value is in what a write sends, masked (outside its credentials), and ${JOURNAL_KEY_VARIABLE} is not set: the saved plan cannot tell at run time whether that value moved (a write then sent elsewhere); set ${JOURNAL_KEY_VARIABLE} (a CI secret, the same for plan and run) and make the plan again`;

@@ -3,14 +3,14 @@
 // in it, that is the URL itself, compared as text. Where one is (url: ${{ secrets.PROD_URL }} reads
 // *** whatever server the secret names), the masked text cannot tell servers apart, and the URL is
 // not written (it may be the secret): the server is kept with a fingerprint of its URL keyed by
-// ENGINECTL_JOURNAL_KEY (app/plan-fingerprint.ts), which a run given the same key compares. Without
+// ENGINECTL_JOURNAL_KEY (journal/fingerprint.ts), which a run given the same key compares. Without
 // the key a plan can prove nothing of such a server: plan --out warns, run --plan refuses it.
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { ERROR_CODES } from '../error-codes.ts';
 import { JOURNAL_KEY_VARIABLE, journalKey } from '../journal/seal.ts';
 import { MASK } from '../text/mask.ts';
-import { fingerprint, keyCheck, type FingerprintKey } from './plan-fingerprint.ts';
+import { fingerprint, keyCheck, type FingerprintKey } from '../journal/fingerprint.ts';
 
 const FINGERPRINT = /^hmac-sha256:[0-9a-f]{64}$/;
 
@@ -21,7 +21,7 @@ export const PlanServer = z.object({
 });
 export type PlanServer = z.infer<typeof PlanServer>;
 
-/** A plan's key check (app/plan-fingerprint.ts keyCheck), kept when it fingerprints a server. */
+/** A plan's key check (journal/fingerprint.ts keyCheck), kept when it fingerprints a server. */
 export const KeyCheck = z.string().regex(FINGERPRINT);
 
 /** Whether a masked URL holds a secret: then it may name any server. */

@@ -18,7 +18,7 @@ import { baseServerUrl } from '../api/base-url.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkPlanKey, planKeyCheck, planServer, type PlanServer } from './plan-servers.ts';
-import type { FingerprintKey } from './plan-fingerprint.ts';
+import type { FingerprintKey } from '../journal/fingerprint.ts';
 import { hidden, pins, type Pinnable } from './plan-pins.ts';
 import type { PlannedCall } from '../steps/types.ts';
 import { formatDuration } from '../duration.ts';

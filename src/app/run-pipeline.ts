@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { JournalState } from '../journal/read.ts';
 import { serversToRead, type InDoubtInstance } from '../journal/verify.ts';
 import { serverMoved } from '../journal/sent-server.ts';
+import { journalKey } from '../journal/seal.ts';
 import { selectionOf } from '../journal/records.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -89,7 +90,14 @@ export function againstRun(
   const moved = new Set<string>();
   for (const instance of instances) {
     const server = instance.server === undefined || !read.has(instance.server) ? undefined : now.get(instance.server);
-    const words = server && serverMoved(state, instance.key, server.name, masker.mask(server.url));
+    const words =
+      server &&
+      serverMoved(
+        state,
+        instance.key,
+        { name: server.name, url: server.url, masked: masker.mask(server.url) },
+        journalKey(env),
+      );
     if (words) moved.add(words);
   }
   const servers = [...moved];

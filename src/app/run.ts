@@ -2,7 +2,6 @@
 // the result masked as values, its renderings, and its publishing: the report files and every channel
 // the edge adds (app/channels/: its CI's, dotenv, a webhook; the action's outputs, summary, comment,
 // Deployment) told through one publisher.
-import { canonicalSelection, matrixValues, type Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderings, type Renderings } from '../report/renderings.ts';
 import { renderMarkdown } from '../report/markdown.ts';
@@ -11,6 +10,9 @@ import type { Masker } from '../runner/masker.ts';
 import { maskInstance, maskLease, maskRun } from '../runner/mask-model.ts';
 import type { RunResult, StepRun } from '../runner/result.ts';
 import type { JournalSpec } from './journal-spec.ts';
+import { maskedSha256, runRecord } from './run-record.ts';
+import type { Selection } from '../pipeline/selection.ts';
+import type { Source } from './pipeline-input.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ResumePlan } from '../runner/resume.ts';
@@ -18,9 +20,7 @@ import type { RunnerDeps, RunStart } from '../runner/run-context.ts';
 import type { JournalWriteError } from '../journal/file.ts';
 import { LeaseError } from '../store/lease.ts';
 import { finishRecord, journalObserver, journalWriter } from '../journal/observer.ts';
-import { JOURNAL_VERSION, LEASE_JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
 import { inputsDigest } from '../journal/hashing.ts';
-import { valuesHash } from '../journal/hashing.ts';
 import { steadyNow, type Clock } from './clock.ts';
 import type { ReportPaths } from './report-files.ts';
 import { fenced, stoppedBy } from './lease-fence.ts';
@@ -29,8 +29,6 @@ import { publisher, endOf, type Channel } from './channels/channel.ts';
 import { reportFilesChannel, type ReportFilesChannel } from './channels/report-files.ts';
 import { clientFactory } from './clients.ts';
 import type { AtomicFs } from './atomic-write.ts';
-import { pipelineSha256, type Source } from './pipeline-input.ts';
-import { fileMasker } from '../runner/file-secrets.ts';
 
 export interface RunRequest {
   pipeline: Pipeline;
@@ -93,43 +91,6 @@ export interface RunDone {
   /** The journal could not be written, or the lease was lost: the run stopped before its next call (exit 1). */
   halted: JournalWriteError | LeaseError | undefined;
 }
-
-function runRecord(
-  request: RunRequest,
-  spec: JournalSpec,
-  start: RunStart,
-  masker: Masker,
-  at: number,
-  leased: boolean,
-): JournalRecord {
-  return {
-    t: 'run',
-    // A run a lease holds (a fleet lease, a stored run's own) says 4: an enginectl reading 2 and 3 refuses it (records.ts).
-    v: leased ? LEASE_JOURNAL_VERSION : (spec.version ?? JOURNAL_VERSION),
-    at,
-    file: request.pipeline.file,
-    name: start.name,
-    salt: spec.salt,
-    hash: valuesHash(spec.salt, spec.files),
-    files: spec.files,
-    vars: masker.maskValue({ ...spec.vars }),
-    varsHash: spec.varsHash,
-    ...canonicalSelection(request.selection),
-    servers: start.servers,
-    ...(request.emulatorUrl === undefined ? {} : { emulator: true as const }),
-    resume: request.resume !== undefined,
-    instances: start.planned(),
-    ...(request.sources ? { sha256: request.sha256 ?? maskedSha256(request, request.sources) } : {}),
-    matrix: matrixValues(request.pipeline),
-  };
-}
-
-/** The files' (and --var values') hash with every secret they write literally masked first: no offline check of a literal credential. */
-const maskedSha256 = (request: RunRequest, sources: readonly Source[]) => {
-  // Every secret the file holds masked, whatever the selection (runner/file-secrets.ts): the same hash for every --only.
-  const masker = fileMasker(request.pipeline, request.env);
-  return pipelineSha256(sources, (text) => masker.mask(text), request.vars);
-};
 
 export async function runAndReport(request: RunRequest, context: RunWorld): Promise<RunDone> {
   const { masker, logger } = context;

@@ -68,7 +68,7 @@ const Plan = z.object({
   salt: z.string().regex(/^[0-9a-f]{32}$/),
   /** The server each planned instance calls, by its name in the pipeline: its URL without credentials, masked, and fingerprinted where a secret is in it. */
   servers: z.record(z.string(), PlanServer),
-  /** What tells the key of its fingerprints from another key (app/plan-fingerprint.ts), when it has some. */
+  /** What tells the key of its fingerprints from another key (journal/fingerprint.ts), when it has some. */
   keyCheck: KeyCheck.optional(),
   /** The key's fingerprint of what the masks hide in its files and writes (app/plan-pins.ts), when they hide something and there was a key. */
   pinned: KeyCheck.optional(),

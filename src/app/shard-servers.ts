@@ -3,7 +3,7 @@
 // names, and so are the pipeline's hash and its inventory, so two GitHub environments of one
 // workflow run (one file, one secret name, another value in each) would plan one fleet. The
 // manifest keeps each such server by name, masked, and with ENGINECTL_JOURNAL_KEY the key's
-// fingerprint of its URL as the client calls it (app/plan-fingerprint.ts, under a salt of the
+// fingerprint of its URL as the client calls it (journal/fingerprint.ts, under a salt of the
 // run's own, with its key check: another key is told from another server). A plan that finds the
 // run of its key (a re-run) refuses it when a fingerprint differs, or when it cannot tell (no key,
 // another key, a manifest without fingerprints), unless the key is the user's own (--run-key); a
@@ -18,7 +18,7 @@ import { plannedInstances } from '../runner/planned.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import { MASK } from '../text/mask.ts';
-import { fingerprint, keyCheck } from './plan-fingerprint.ts';
+import { fingerprint, keyCheck } from '../journal/fingerprint.ts';
 
 type Kept = NonNullable<Manifest['servers']>;
 

@@ -3,6 +3,7 @@
 import type { EngineClient } from '../api/index.ts';
 import { verifyInDoubt, type InDoubtInstance, type Verified } from '../journal/verify.ts';
 import { ServerMoved, serverMoved } from '../journal/sent-server.ts';
+import { journalKey } from '../journal/seal.ts';
 import type { JournalState } from '../journal/read.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Masker } from '../runner/masker.ts';
@@ -34,7 +35,12 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
         `the journal names server "${name ?? ''}", which the pipeline does not define`,
       );
     // Read only where the call went: at the URL the run that sent it recorded (masked as it masked it).
-    const moved = serverMoved(state, key, server.name, setup.masker.mask(server.url));
+    const moved = serverMoved(
+      state,
+      key,
+      { name: server.name, url: server.url, masked: setup.masker.mask(server.url) },
+      journalKey(setup.env),
+    );
     if (moved) throw new ServerMoved(moved);
     let client = clients.get(server.name);
     if (!client) clients.set(server.name, (client = make(server)));

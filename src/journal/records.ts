@@ -62,6 +62,13 @@ export const RunRecord = z.object({
   /** The servers' URLs, masked: a resume warns when they differ. */
   servers: z.record(z.string(), z.string()),
   /**
+   * With ENGINECTL_JOURNAL_KEY, of each server whose place (its URL as the client calls it) holds a
+   * secret, masked above whatever server it names: the key's fingerprint of the place under this
+   * record's salt (journal/fingerprint.ts), and the key check; what tells verify where a call in
+   * doubt went (sent-server.ts). Absent without the key, or when no place holds a secret.
+   */
+  places: z.object({ keyCheck: z.string(), called: z.record(z.string(), z.string()) }).optional(),
+  /**
    * run --emulator: each server was a site of the embedded emulator, not the URL above. Its writes
    * took the emulator's milliseconds, which are no history of a real server's (cli/window-options.ts).
    * Absent for a run against the servers, and in a journal of an earlier enginectl (read as one against them).

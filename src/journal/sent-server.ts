@@ -4,18 +4,67 @@
 // calls in doubt compares the URL it would read with it: verify and decide refuse the pipeline
 // (app/run-pipeline.ts againstRun), a resume's verify and a takeover's say the call cannot be
 // told (app/verify.ts).
+//
+// A place that holds a secret (url: ${{ secrets.ENGINE_URL }}) reads *** masked whatever server it
+// names: compared masked, every server is the run's. With ENGINECTL_JOURNAL_KEY the run recorded
+// the key's fingerprint of the place (records.ts places), and the place here is told by it; without
+// the key, or with another, it cannot be told, and no server is read.
 import { calledAt } from '../api/called-at.ts';
+import { MASK } from '../text/mask.ts';
+import { fingerprint, keyCheck, type FingerprintKey } from './fingerprint.ts';
 import type { JournalState } from './read.ts';
+import { JOURNAL_KEY_VARIABLE } from './seal.ts';
+
+type Places = NonNullable<JournalState['runs'][number]['places']>;
+
+/** Whether a server's place (its URL as masked) holds a secret: it reads the same whatever server it names. */
+export const placeHidden = (masked: string): boolean => calledAt(masked).includes(MASK);
+
+/** A run record's places: of each server whose place holds a secret, the key's fingerprint; none without the key or such a server. */
+export function secretPlaces(
+  servers: Iterable<{ name: string; url: string; masked: string }>,
+  of: FingerprintKey | undefined,
+): { places?: Places } {
+  const hidden = [...servers].filter((s) => placeHidden(s.masked));
+  if (!of || hidden.length === 0) return {};
+  const called = Object.fromEntries(hidden.map((s) => [s.name, fingerprint(of, calledAt(s.url))]));
+  return { places: { keyCheck: keyCheck(of), called } };
+}
+
+/** The server `name` here: its URL masked as the run masked it, and unmasked (only fingerprinted, never written). */
+export interface ServerHere {
+  name: string;
+  masked: string;
+  url: string;
+}
 
 /**
- * How the server `name`, at `url` here (masked as the run masked it), is not where the call in
- * doubt of instance `key` was sent, in words; undefined when it is, or no run recorded the server.
+ * How the server here is not where the call in doubt of instance `key` was sent (or cannot be told
+ * to be), in words; undefined when it is, or no run recorded the server. `journalKey`: the key here.
  */
-export function serverMoved(state: JournalState, key: string, name: string, url: string): string | undefined {
+export function serverMoved(
+  state: JournalState,
+  key: string,
+  here: ServerHere,
+  journalKey: string | undefined,
+): string | undefined {
   const sent = state.runs[state.instances.get(key)?.call?.run ?? -1] ?? state.runs.at(-1);
+  const { name, masked: url } = here;
   const then = sent?.servers[name];
+  if (sent === undefined || then === undefined) return undefined;
+  const place = sent.places?.called[name];
+  if (place !== undefined) {
+    const of = journalKey === undefined ? undefined : { key: journalKey, salt: sent.salt };
+    if (of === undefined || keyCheck(of) !== sent.places!.keyCheck)
+      return `server ${name}'s URL is a secret, told by the fingerprint the run that sent its call in doubt kept under ${JOURNAL_KEY_VARIABLE}, ${of ? 'and the key here is another' : 'which is not set here'}`;
+    return fingerprint(of, calledAt(here.url)) === place
+      ? undefined
+      : `server ${name} is not where the run that sent its call in doubt had it (its URL, a secret, has another fingerprint under ${JOURNAL_KEY_VARIABLE})`;
+  }
+  if (placeHidden(then))
+    return `server ${name}'s URL is a secret (${then} in the run that sent its call in doubt), and that run kept no fingerprint to tell its server by (${JOURNAL_KEY_VARIABLE} was not set; set it for the runs to come)`;
   // As its client calls it: a trailing slash, the scheme's and host's case, a default port are one place.
-  return then === undefined || then === url || calledAt(then) === calledAt(url)
+  return then === url || calledAt(then) === calledAt(url)
     ? undefined
     : `server ${name} is ${url} here, ${then} in the run that sent its call in doubt`;
 }

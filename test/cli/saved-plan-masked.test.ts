@@ -3,7 +3,7 @@
 // name), two texts that differ only there read alike: an edit of the file from one secret's value
 // to another's, or a secret's new value (the write now goes to another database), passed the check.
 // With ENGINECTL_JOURNAL_KEY the plan pins them by a keyed fingerprint of what the masks hide
-// (app/plan-fingerprint.ts: no check of a guess without the key); without it, plan --out says what
+// (journal/fingerprint.ts: no check of a guess without the key); without it, plan --out says what
 // it cannot pin.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -493,7 +493,7 @@ for (const [how, url, secretOf] of [
     assertNoOfflineCheck(saved, a.url, secretOf(a.url));
     // The fingerprint is the key's: not the salted hash a350780 kept, and another key gives another one.
     const { keyedHash } = await import('../../src/journal/hashing.ts');
-    const { fingerprint } = await import('../../src/app/plan-fingerprint.ts');
+    const { fingerprint } = await import('../../src/journal/fingerprint.ts');
     const json = JSON.parse(saved) as { salt: string; servers: { default: { url: string; fingerprint?: string } } };
     const kept = json.servers.default;
     assert.equal(kept.url, secretOf(url) === url ? '***' : 'http://***');
