@@ -136,6 +136,15 @@ export const enginesUpdated: Verifier = {
         evidence: `the Engines of ${target} report the source's version ${source}${moved.length === 0 && before.success ? ', as they did before the call' : ''}: the Engine versions cannot tell whether the update ran`,
       };
     }
+    // Without the read from just before the call (it failed; the run warned and sent the write) the
+    // source's version at the call is not known: the source read now may have moved since (the next
+    // release installed there), and Engines the update did move read "other than the source's".
+    if (!before.success) {
+      return {
+        verdict: 'cannot-tell',
+        evidence: `the journal holds no read of the Engines from just before the call (it could not be made): ${named(onTarget)} against the source's ${source} now tells nothing of the update, for the source's version at the call is not known`,
+      };
+    }
     // Not applied needs proof: Engines that did not move prove it only against the version of a
     // source the step names. Without one the source is the database the API runs on, which the API
     // does not name: the other databases' Engines agreeing is a guess (its own may be offline).

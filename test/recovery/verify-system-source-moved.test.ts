@@ -4,8 +4,8 @@
 // the update installed: a source database updated since (the next release installed there) makes
 // the target's Engines, which the update did move, read "still on a version other than the
 // source's", and `--in-doubt verify-and-retry` sends the update a second time.
-// Found by the probe on probe-trust: src/steps/verify-engines.ts, check(): with no snapshot,
-// `sourceVersion(all, ...)` reads the source now, and `moved` is empty since nothing says what
+// Before, src/steps/verify-engines.ts check(), with no snapshot, read
+// `sourceVersion(all, ...)` (the source now), and `moved` was empty since nothing says what
 // the target's Engines ran before.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
