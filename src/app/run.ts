@@ -11,6 +11,7 @@ import { maskInstance, maskLease, maskRun } from '../runner/mask-model.ts';
 import type { RunResult, StepRun } from '../runner/result.ts';
 import type { JournalSpec } from './journal-spec.ts';
 import { maskedSha256, runRecord } from './run-record.ts';
+import { calledAt } from '../api/called-at.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import type { Source } from './pipeline-input.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';
@@ -123,12 +124,13 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   // The lease as the journal records it, before the first call: what every report of the run says of it.
   const lease = request.lease?.summary && maskLease(masker, request.lease.summary());
   const onStart = async (start: RunStart) => {
+    // As places (an earlier enginectl recorded URLs as written, a query's token with them).
     for (const [name, url] of Object.entries(spec?.previousServers ?? {})) {
-      const now = start.servers[name];
-      if (now !== undefined && now !== url)
+      const [was, now] = [calledAt(url), start.servers[name]];
+      if (now !== undefined && now !== was)
         logger.warn(
           undefined,
-          `server ${name} was ${url} in the journal's run and is ${now} now: carried steps were done on the former`,
+          `server ${name} was ${was} in the journal's run and is ${now} now: carried steps were done on the former`,
         );
     }
     if (write && spec) {

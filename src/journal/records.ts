@@ -59,7 +59,7 @@ export const RunRecord = z.object({
   /** --only and --skip: each key with its values. */
   only: z.record(z.string(), z.array(z.string())),
   skip: z.record(z.string(), z.array(z.string())).optional(),
-  /** The servers' URLs, masked: a resume warns when they differ. */
+  /** The servers' places (api/called-at.ts: their URLs masked, without the user part or a query; an earlier enginectl wrote the URLs as given): a resume warns when they differ. */
   servers: z.record(z.string(), z.string()),
   /**
    * With ENGINECTL_JOURNAL_KEY, of each server whose place (its URL as the client calls it) holds a

@@ -47,7 +47,7 @@ export interface RunnerDeps {
   windowOverride?: WindowOverride | undefined;
   /** How the surface names the ways on its hints give (the CLI's flags by default, the action's inputs). */
   ways?: WaysOn | undefined;
-  /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked); the first step starts once it settles. */
+  /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' places (api/called-at.ts: masked, without the user part or a query); the first step starts once it settles. */
   onStart?: (start: RunStart) => void | Promise<void>;
 }
 

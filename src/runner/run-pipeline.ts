@@ -2,6 +2,7 @@
 // a step calls) -> the steps in file order, each one's matrix instances at most max-parallel at a
 // time (fail-fast, resume's carried instances) -> the result, the report model. One instance's run
 // is run-instance.ts. The world comes in through RunnerDeps.
+import { calledAt } from '../api/called-at.ts';
 import type { EngineClient } from '../api/index.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { Masker } from './masker.ts';
@@ -110,7 +111,8 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     windowPark: {},
   };
   const planned = () => pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, set)).map(identityOf);
-  const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
+  // Where each server's calls go (masked first, as the masker knows the URL's spellings): no user part, no query.
+  const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, calledAt(masker.mask(s.url))]));
   await deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();
   const runs: StepRun[] = [];
