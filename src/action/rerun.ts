@@ -100,9 +100,10 @@ export function attemptOf(
     return undefined;
   }
   const step = digest([env.GITHUB_REPOSITORY ?? '', runId, env.GITHUB_JOB ?? '', env.GITHUB_ACTION ?? '']);
-  // Keyed, never a plain hash: a value the masker does not know (a secret given in vars:) is not
-  // guessed from it by whoever reads the store. The journal's key when set, else the step's digest
-  // (each workflow run's own, as a journal's inputs are salted by its run).
+  // Keyed by the journal's key when set: then whoever reads the store cannot test a guess of a value
+  // the masker does not know (a short value in vars:). Without the key, by the step's digest, which
+  // is in the marker's path: a salt (each workflow run's own), no secret, so such a guess can be
+  // tested, as it can of the journal's salted inputs hash beside it in the same store.
   const what = createHmac('sha256', key ?? step)
     .update(
       JSON.stringify([
