@@ -10,6 +10,7 @@
 // a secret as the URL parser spells it (server-url-secrets.ts). Nothing else from
 // the environment (an env.X the pipeline does not name as a server's URL, holding a URL with a
 // password, is the run's masker's to learn, not the hash's: the hash would then depend on the machine).
+import { defaultServerOf } from '../api/server-env.ts';
 import { isStatic, resolveDeep, toText } from '../expr/index.ts';
 import type { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { literalCredentials } from '../pipeline/literal-credentials.ts';
@@ -116,9 +117,14 @@ const SECRET_NAMES = /\bsecrets\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*['"]([^'"]+)['"
  * Teaches `masker` what the files of a pipeline that failed to load hold (its findings quote their
  * lines): the credentials they write literally, read from their YAML as far as it parses and from
  * their lines as written, where YAML may read a tag, an anchor or an alias instead
- * (pipeline/literal-credentials.ts), and the secrets they name that `env` gives.
+ * (pipeline/literal-credentials.ts), the secrets they name that `env` gives, and the default
+ * server's password (ENGINE_PASSWORD, or in ENGINE_URL's user part).
  */
 export function learnInvalidFileSecrets(error: PipelineInvalid, env: Env, masker: Masker): void {
+  // The default server's credentials, which a pipeline that loads masks wherever it writes them.
+  const { url, password } = defaultServerOf(env);
+  if (password) masker.add(password, 'ENGINE_PASSWORD');
+  learnServerUrl(url, masker, 'ENGINE_URL');
   for (const text of [error.source, ...Object.values(error.others)]) {
     if (text === undefined) continue;
     for (const { value, where } of literalCredentials(text)) masker.add(value, where);
