@@ -48,7 +48,7 @@ export function runRecord(
     varsHash: spec.varsHash,
     ...canonicalSelection(request.selection),
     servers: start.servers,
-    ...placesOf(request, start.servers, spec.salt),
+    ...placesOf(request, start.servers),
     ...(request.emulatorUrl === undefined ? {} : { emulator: true as const }),
     resume: request.resume !== undefined,
     instances: start.planned(),
@@ -58,14 +58,14 @@ export function runRecord(
 }
 
 /** With the key, the fingerprints of the servers whose place holds a secret (`servers`: masked, as recorded); nothing else is resolved again. */
-function placesOf(request: RecordedRun, servers: Readonly<Record<string, string>>, salt: string) {
+function placesOf(request: RecordedRun, servers: Readonly<Record<string, string>>) {
   const key = journalKey(request.env);
   if (key === undefined || !Object.values(servers).some(placeHidden)) return {};
   const resolved = [...prepareRun(request.pipeline, request.env, new Masker()).servers.values()];
   const recorded = resolved.flatMap(({ name, url }) =>
     servers[name] === undefined ? [] : [{ name, url, masked: servers[name] }],
   );
-  return secretPlaces(recorded, { key, salt });
+  return secretPlaces(recorded, key);
 }
 
 /** The files' (and --var values') hash with every secret they write literally masked first: no offline check of a literal credential. */

@@ -3,8 +3,12 @@
 // client calls it (api/called-at.ts: a trailing slash, the scheme's and host's case are one place).
 // Earlier write durations are a server's at its place (cli/window-options.ts): another pipeline's
 // `prod`, or this one's under other --var values, elsewhere is another server, whose writes say
-// nothing of how long this one's take.
+// nothing of how long this one's take. A place that holds a secret (url: ${{ secrets.PROD_URL }})
+// is told by the key's fingerprint (ENGINECTL_JOURNAL_KEY, journal/sent-server.ts), as the run
+// record keeps it; without the key it is told by nothing, and has no history.
 import { calledAt } from '../api/called-at.ts';
+import { journalKey } from '../journal/seal.ts';
+import { placeHidden, placeId } from '../journal/sent-server.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env, type ResolvedServer } from '../runner/scope.ts';
@@ -27,6 +31,11 @@ export function serverPlaces(pipeline: Pipeline, env: Env, masker: Masker): Serv
       }
     }
     const server = servers?.get(name);
-    return server && calledAt(masker.mask(server.url));
+    if (!server) return undefined;
+    // A place that holds a secret reads *** whatever server it names: told by the key's fingerprint, or not at all.
+    const place = calledAt(masker.mask(server.url));
+    if (!placeHidden(place)) return place;
+    const key = journalKey(env);
+    return key === undefined ? undefined : placeId(key, server.url);
   };
 }

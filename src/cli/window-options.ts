@@ -11,6 +11,7 @@ import { readJournal, type JournalState } from '../journal/read.ts';
 import { readStoredJournal, storedJournalAt, storedRuns } from '../journal/replica.ts';
 import { passedOver } from '../journal/passed-over.ts';
 import { journalKey } from '../journal/seal.ts';
+import { placeHidden } from '../journal/sent-server.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import { neutraliseLines } from '../text/neutralise.ts';
 import { storedWays } from '../ways-on.ts';
@@ -56,9 +57,9 @@ export function writeDurations(
     if (!run || run.outcome !== 'success' || run.durationMs === undefined || run.resume === 'earlier-run') continue;
     // The run it ended in: where it called its server, and whether that was the emulator.
     const record = state.runs.findLast((r) => r.at === ended.runAt);
-    const url = run.server === undefined ? '' : record?.servers[run.server];
-    if (!record || url === undefined || (real && record.emulator)) continue;
-    const key = historyKey(run.uses, calledAt(url));
+    const place = record && recordedPlace(record, run.server);
+    if (!record || place === undefined || (real && record.emulator)) continue;
+    const key = historyKey(run.uses, place);
     const known = into.get(key);
     if (known) known.push(run.durationMs);
     else into.set(key, [run.durationMs]);
@@ -67,6 +68,18 @@ export function writeDurations(
 }
 
 const historyKey = (uses: string, place: string) => `${uses}\u0000${place}`;
+
+/**
+ * Where a run called its server `name`, as its record keeps it: the key's fingerprint of a place
+ * that holds a secret (journal/sent-server.ts), else the place; undefined for a secret place the
+ * record cannot tell (no key then), whose durations may be any server's.
+ */
+function recordedPlace(record: JournalState['runs'][number], name: string | undefined): string | undefined {
+  if (name === undefined) return '';
+  const url = record.servers[name];
+  const id = record.places?.called[name];
+  return id ?? (url === undefined || placeHidden(url) ? undefined : calledAt(url));
+}
 
 /** How many of a run store's latest runs give the durations of a pipeline with windows or freezes. */
 export const STORED_HISTORY_RUNS = 20;

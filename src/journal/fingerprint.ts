@@ -14,7 +14,8 @@
 // of its own (the saved plan's, which came first, for all three): a journal's seal is an HMAC under
 // the journal's key itself, of a record's text (beginning with "{", or with the 64 hex digits of the
 // seal before it), so no fingerprint or key check stands for a seal, nor a seal for them; the salt
-// makes two files' fingerprints of one server differ.
+// makes two files' fingerprints of one server differ (a journal's places have none, to be told
+// across runs: journal/sent-server.ts).
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 /** The key of a file's fingerprints: the journal's key (ENGINECTL_JOURNAL_KEY) and the file's salt (hex). */

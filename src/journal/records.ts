@@ -63,9 +63,10 @@ export const RunRecord = z.object({
   servers: z.record(z.string(), z.string()),
   /**
    * With ENGINECTL_JOURNAL_KEY, of each server whose place (its URL as the client calls it) holds a
-   * secret, masked above whatever server it names: the key's fingerprint of the place under this
-   * record's salt (journal/fingerprint.ts), and the key check; what tells verify where a call in
-   * doubt went (sent-server.ts). Absent without the key, or when no place holds a secret.
+   * secret, masked above whatever server it names: the key's fingerprint of the place, the same in
+   * every run under the key (sent-server.ts placeId), and the key check; what tells verify where a
+   * call in doubt went, and whose write durations these are. Absent without the key, or when no
+   * place holds a secret.
    */
   places: z.object({ keyCheck: z.string(), called: z.record(z.string(), z.string()) }).optional(),
   /**

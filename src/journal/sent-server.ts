@@ -8,7 +8,9 @@
 // A place that holds a secret (url: ${{ secrets.ENGINE_URL }}) reads *** masked whatever server it
 // names: compared masked, every server is the run's. With ENGINECTL_JOURNAL_KEY the run recorded
 // the key's fingerprint of the place (records.ts places), and the place here is told by it; without
-// the key, or with another, it cannot be told, and no server is read.
+// the key, or with another, it cannot be told, and no server is read. The fingerprint is the same
+// in every run under one key (no salt of the run's: the key keeps it from a guess), so that a
+// server's write durations are told by it too (cli/window-options.ts, app/server-places.ts).
 import { calledAt } from '../api/called-at.ts';
 import { MASK } from '../text/mask.ts';
 import { fingerprint, keyCheck, type FingerprintKey } from './fingerprint.ts';
@@ -20,15 +22,21 @@ type Places = NonNullable<JournalState['runs'][number]['places']>;
 /** Whether a server's place (its URL as masked) holds a secret: it reads the same whatever server it names. */
 export const placeHidden = (masked: string): boolean => calledAt(masked).includes(MASK);
 
+/** The key of places' fingerprints: the journal's key alone (a saved plan's and a manifest's have a salt, never empty). */
+const placeKey = (key: string): FingerprintKey => ({ key, salt: '' });
+
+/** The key's fingerprint of the place of a server at `url` (unmasked): the same in every run under the key. */
+export const placeId = (key: string, url: string): string => fingerprint(placeKey(key), calledAt(url));
+
 /** A run record's places: of each server whose place holds a secret, the key's fingerprint; none without the key or such a server. */
 export function secretPlaces(
   servers: Iterable<{ name: string; url: string; masked: string }>,
-  of: FingerprintKey | undefined,
+  key: string | undefined,
 ): { places?: Places } {
   const hidden = [...servers].filter((s) => placeHidden(s.masked));
-  if (!of || hidden.length === 0) return {};
-  const called = Object.fromEntries(hidden.map((s) => [s.name, fingerprint(of, calledAt(s.url))]));
-  return { places: { keyCheck: keyCheck(of), called } };
+  if (key === undefined || hidden.length === 0) return {};
+  const called = Object.fromEntries(hidden.map((s) => [s.name, placeId(key, s.url)]));
+  return { places: { keyCheck: keyCheck(placeKey(key)), called } };
 }
 
 /** The server `name` here: its URL masked as the run masked it, and unmasked (only fingerprinted, never written). */
@@ -54,10 +62,9 @@ export function serverMoved(
   if (sent === undefined || then === undefined) return undefined;
   const place = sent.places?.called[name];
   if (place !== undefined) {
-    const of = journalKey === undefined ? undefined : { key: journalKey, salt: sent.salt };
-    if (of === undefined || keyCheck(of) !== sent.places!.keyCheck)
-      return `server ${name}'s URL is a secret, told by the fingerprint the run that sent its call in doubt kept under ${JOURNAL_KEY_VARIABLE}, ${of ? 'and the key here is another' : 'which is not set here'}`;
-    return fingerprint(of, calledAt(here.url)) === place
+    if (journalKey === undefined || keyCheck(placeKey(journalKey)) !== sent.places!.keyCheck)
+      return `server ${name}'s URL is a secret, told by the fingerprint the run that sent its call in doubt kept under ${JOURNAL_KEY_VARIABLE}, ${journalKey === undefined ? 'which is not set here' : 'and the key here is another'}`;
+    return placeId(journalKey, here.url) === place
       ? undefined
       : `server ${name} is not where the run that sent its call in doubt had it (its URL, a secret, has another fingerprint under ${JOURNAL_KEY_VARIABLE})`;
   }
