@@ -18,8 +18,28 @@ interface Source {
   report: Report;
 }
 
-/** The shards (as "shard I/N") no report is from; refuses a report that is not a worker's of the same run of N shards. */
-export function missingShards(shards: readonly Source[], expect: number): string[] {
+/**
+ * Refuses workers' reports of two sharded runs (each report names its run): their merge is no run's
+ * result, with --expect-shards or without (a stale worker's report among a run's artifacts).
+ */
+function refuseTwoShardRuns(shards: readonly Source[], flag: string): void {
+  const first = shards.find((s) => s.report.shard);
+  const other = shards.find((s) => s.report.shard && s.report.shard.run !== first!.report.shard!.run);
+  if (!first || !other) return;
+  throw new UsageError(
+    'MERGE_MISMATCH',
+    `${flag}: ${other.source} is a worker's of run ${other.report.shard!.run}, ${first.source} of run ${first.report.shard!.run}`,
+    { hint: "merge the reports of one sharded run (one --run ID): leave out the other run's" },
+  );
+}
+
+/**
+ * The shards (as "shard I/N") no report is from, with --expect-shards N; refuses workers' reports
+ * of two runs, and with N a report that is not a worker's of the same run of N shards.
+ */
+export function missingShards(shards: readonly Source[], expect: number | undefined, merging: string): string[] {
+  refuseTwoShardRuns(shards, merging);
+  if (expect === undefined) return [];
   const first = shards[0]!;
   for (const { source, report } of shards) {
     const shard = report.shard;

@@ -11,6 +11,7 @@ import { matrixUnion } from './matrix-union.ts';
 import { countSteps, runOutcome } from '../runner/result.ts';
 import { REPORT_VERSION, reportParked, type Report, type ReportStep } from './model.ts';
 import { VERSION } from '../version.ts';
+import { CLI_WAYS } from '../ways-on.ts';
 import { checkedOutcome, underWayOutcome } from './outcome.ts';
 import { checkOverlap, checkSamePipeline, type MergeCheckOptions } from './merge-check.ts';
 import { jobParked, jobsParked } from './merge-parked.ts';
@@ -56,7 +57,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
       hint: 'name the JSON reports (or journals) of the jobs: enginectl report --merge reports/*.json',
     });
   checkSamePipeline(shards, options);
-  const missing = options.expectShards === undefined ? [] : missingShards(shards, options.expectShards);
+  const missing = missingShards(shards, options.expectShards, (options.ways ?? CLI_WAYS).merging);
   const first = shards[0]?.report;
   const matrix = options.matrix ?? fleetMatrix(shards);
   const kept = mergeSteps(shards, matrix, options);
