@@ -12,15 +12,21 @@ export function secretForms(secret: string): string[] {
 }
 
 /**
- * Hex of each text's bytes, lower case: the masker matches them in any case (`6A6b...` too), and
- * inside a longer encoding (hex is byte-aligned). Kept apart from the other forms: only hex
+ * Hex of each text's bytes, lower case (and a secret of hex digits itself): the masker matches
+ * them in any case (`6A6b...` too), and inside a longer encoding (hex is byte-aligned). Kept apart from the other forms: only hex
  * digits, so they are looked for only in a run of hex digits as long as the shortest of them
  * (hasHexRun, hexRuns): in the raw text, and in a text's view only in a run the view joined or
  * decoded (split by a zero-width space, say: runner/mask-views.ts).
  */
 export function secretHexForms(secret: string): string[] {
-  return unique(textsOf(secret).map((text) => Buffer.from(text).toString('hex')));
+  const encoded = textsOf(secret).map((text) => Buffer.from(text).toString('hex'));
+  // A secret of hex digits (an API token) is read without regard to case, as servers compare it and
+  // may echo it (an error upper-casing what it quotes): it is a hex form itself, masked in any case.
+  return unique(HEX_SECRET.test(secret) ? [secret.toLowerCase(), ...encoded] : encoded);
 }
+
+/** A secret that is a hex form itself: hex digits only, as long as a run of them is looked for in. */
+const HEX_SECRET = new RegExp(`^[0-9a-fA-F]{${2 * MIN_LENGTH},}$`);
 
 /** A run of hex digits as long as the shortest hex form (2 × MIN_LENGTH). */
 const HEX_RUN = new RegExp(`[0-9a-fA-F]{${2 * MIN_LENGTH}}`);
