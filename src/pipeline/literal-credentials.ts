@@ -7,8 +7,9 @@
 // expression (`${{ secrets.X }}`) is no literal: its secret is the environment's. Then, as the
 // YAML may give no text where a credential is written (a password `!X`, `&X`, `*X`, `{X` is a
 // tag, an anchor, an alias, a flow mapping to it, and the file fails at that line), the values
-// of the credential keys as the text writes them, line by line (raw-credentials.ts).
-import { parseAllDocuments } from 'yaml';
+// of the credential keys as the text writes them, line by line (raw-credentials.ts). A value the
+// text writes over several lines is also learnt a line at a time: a finding shows one line of it.
+import { isScalar, parseAllDocuments, visit } from 'yaml';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { literalUrlPasswords } from '../api/url-logins.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -60,6 +61,26 @@ function walk(value: unknown, where: string, out: LiteralCredential[], depth: nu
   }
 }
 
+/**
+ * The pieces, line by line, of each credential field's value the text writes over several lines
+ * (a double-quoted scalar broken by an escaped line break, a plain one run onto the next line):
+ * the value is the lines joined, and a finding on one of them shows that line as written.
+ */
+function foldedPieces(doc: ReturnType<typeof parseAllDocuments>[number], text: string, out: LiteralCredential[]) {
+  visit(doc, {
+    Pair(_, pair) {
+      const { key, value } = pair;
+      if (!isScalar(key) || !CREDENTIAL_FIELDS.has(String(key.value)) || !isScalar(value) || !value.range) return;
+      const source = text.slice(value.range[0], value.range[1]);
+      if (!/[\r\n]/.test(source) || source.includes('${{')) return;
+      for (const line of source.split(/\r?\n|\r/)) {
+        const piece = line.trim().replace(/^["']/, '').replace(/\\$/, '').replace(/["']$/, '').trim();
+        if (piece) out.push({ value: piece, where: `${String(key.value)} (a line of its value)` });
+      }
+    },
+  });
+}
+
 /** Every credential `text` writes literally (see above): from its YAML read as far as it parses, then from its lines. */
 export function literalCredentials(text: string): LiteralCredential[] {
   const out: LiteralCredential[] = [];
@@ -69,6 +90,7 @@ export function literalCredentials(text: string): LiteralCredential[] {
     } catch {
       // a document that does not become data (an alias bomb, an alias no anchor names): its lines are read below
     }
+    foldedPieces(doc, text, out);
   }
   const parsed = new Set(out.map((c) => c.value));
   return [...out, ...rawCredentials(text).filter((c) => !parsed.has(c.value))];
