@@ -84,11 +84,18 @@ export function octokitApi(
         repo,
         deployment_id: id,
         state,
-        description: description.slice(0, 140),
+        description: cutAt(description, 140),
         environment,
         ...(logUrl ? { log_url: logUrl } : {}),
         request: request(),
       });
     },
   };
+}
+
+/** `text` cut to `max` UTF-16 units (GitHub's limit of a status's description), never inside a surrogate pair. */
+function cutAt(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
