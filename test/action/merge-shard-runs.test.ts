@@ -4,30 +4,15 @@
 // both runs, never a green fleet made of half of one rollout and half of another.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
-import { runCli } from '../helpers/cli.ts';
 import { runActionInProcess } from '../helpers/toolkit.ts';
-import { shardFleet } from '../shard/helpers.ts';
+import { twoShardedRuns } from '../shard/helpers.ts';
 
 const ROOT = actionDef('enginectl');
 
 test("the action's merge of two sharded runs' workers' reports is refused, not a green fleet", async (t) => {
-  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
-  const worker = (run: string, spec: string, json: string) =>
-    runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--report-json', json], {
-      env: f.env,
-    });
-  const runA = (await f.shard('--shards', '2')).run;
-  const a = [1, 2].map((i) => join(f.dir, `a${i}.json`));
-  for (const r of await Promise.all(a.map((json, i) => worker(runA, `${i + 1}/2`, json))))
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-  const runB = (await f.shard('--shards', '2', '--new-run')).run;
-  const b = [1, 2].map((i) => join(f.dir, `b${i}.json`));
-  for (const r of await Promise.all(b.map((json, i) => worker(runB, `${i + 1}/2`, json))))
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-
+  const { runA, runB, a, b } = await twoShardedRuns(t);
   const job = await runActionInProcess(ROOT, {
     inputs: { merge: 'shards' },
     files: { 'shards/shard-1.json': readFileSync(a[0]!, 'utf8'), 'shards/shard-2.json': readFileSync(b[1]!, 'utf8') },

@@ -144,6 +144,28 @@ steps:
 type WaveEvent = { kind: string; site: string; worker: number; outcome?: string };
 
 /**
+ * Two sharded runs of one 4-site fleet, each planned with 2 shards and both workers run: their
+ * ids and the workers' JSON reports (a1, a2; b1, b2), for merges of one run's and the other's.
+ */
+export async function twoShardedRuns(t: TestContext) {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
+  const worker = (run: string, spec: string, json: string) =>
+    runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--report-json', json], {
+      env: f.env,
+    });
+  const both = async (run: string, prefix: string) => {
+    const jsons = [1, 2].map((i) => join(f.dir, `${prefix}${i}.json`));
+    for (const r of await Promise.all(jsons.map((json, i) => worker(run, `${i + 1}/2`, json))))
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+    return jsons;
+  };
+  const runA = (await f.shard('--shards', '2')).run;
+  const a = await both(runA, 'a');
+  const runB = (await f.shard('--shards', '2', '--new-run')).run;
+  assert.notEqual(runA, runB);
+  return { f, runA, runB, a, b: await both(runB, 'b') };
+}
+/**
  * The events of a wave's log, in order, as the store holds them: a start that records the success
  * of the lane's site before it (its `ended`) is that end, then the start.
  */

@@ -3,28 +3,13 @@
 // merge of two runs' workers is no run's result. Refused (MERGE_MISMATCH), as with --expect-shards,
 // never a silent "success" made of half of one rollout and half of another.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { shardFleet } from './helpers.ts';
+import { twoShardedRuns } from './helpers.ts';
 
 test("report --merge of two sharded runs' workers' reports without --expect-shards is refused, not merged as one fleet", async (t) => {
-  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
-  const worker = (run: string, spec: string, json: string) =>
-    runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--report-json', json], {
-      env: f.env,
-    });
-  const runA = (await f.shard('--shards', '2')).run;
-  const a = [1, 2].map((i) => join(f.dir, `a${i}.json`));
-  for (const r of await Promise.all(a.map((json, i) => worker(runA, `${i + 1}/2`, json))))
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-  const runB = (await f.shard('--shards', '2', '--new-run')).run;
-  assert.notEqual(runA, runB);
-  const b = [1, 2].map((i) => join(f.dir, `b${i}.json`));
-  for (const r of await Promise.all(b.map((json, i) => worker(runB, `${i + 1}/2`, json))))
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-
-  // With --expect-shards: refused (this holds on main).
+  const { runA, runB, a, b } = await twoShardedRuns(t);
+  // With --expect-shards: refused (as it was before).
   const expected = await runCli(['report', '--merge', a[0]!, b[1]!, '--expect-shards', '2']);
   assert.equal(expected.code, 2, expected.stdout + expected.stderr);
   assert.match(expected.stderr, /MERGE_MISMATCH/);
