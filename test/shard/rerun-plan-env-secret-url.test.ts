@@ -82,7 +82,13 @@ async function twoEnvironments(t: TestContext, journalKey: string | undefined) {
     const merged = await runCli(['report', '--merge', '--store', storeUrl, '--run', run], { env: envOf(i) });
     return { plan, run, worker, merged, refused: false as const };
   };
-  return { rollOut, work, updates };
+  const plan = async (i: number, key: string) => {
+    const r = await runCli(['shard', file, '--store', storeUrl, '--shards', '1', '--run-key', key], {
+      env: envOf(i),
+    });
+    return { ...r, run: /^run (\S+) in /m.exec(r.stderr)?.[1] };
+  };
+  return { rollOut, work, updates, plan };
 }
 
 test("two plan jobs of one workflow run, one per GitHub environment (the fleet's URL a secret of each), with ENGINECTL_JOURNAL_KEY: the second environment's plan is refused, naming its sites and --run-key, never reported a success it was not sent", async (t) => {
@@ -149,4 +155,26 @@ test("a re-run of the same environment's plan (same secret, same key) prints its
   assert.equal(again.run, first.run);
   assert.match(again.plan.stderr, /planned by an earlier attempt/);
   assert.equal(updates(0), 2, 'each site updated once, not again');
+});
+
+test("two environments' plans at once, each under a --run-key of its own (the first's run not ended), with ENGINECTL_JOURNAL_KEY: the second is planned beside the first, each fleet rolled out; without the key it stands aside", async (t) => {
+  const { plan, work, updates } = await twoEnvironments(t, KEY);
+  const staging = await plan(0, '9301-staging');
+  assert.equal(staging.code, 0, staging.stderr);
+  // Planned before the staging workers ran: its fleet is another (its servers' fingerprints), not one rollout beside another.
+  const production = await plan(1, '9301-production');
+  assert.equal(production.code, 0, production.stderr);
+  assert.notEqual(production.run, staging.run);
+  for (const [i, run] of [staging.run!, production.run!].entries()) {
+    const worker = await work(i, run);
+    assert.equal(worker.code, 0, worker.stdout + worker.stderr);
+    assert.equal(updates(i), 2);
+  }
+
+  const untold = await twoEnvironments(t, undefined);
+  assert.equal((await untold.plan(0, '9301-staging')).code, 0);
+  const aside = await untold.plan(1, '9301-production');
+  assert.equal(aside.code, 2, aside.stderr);
+  assert.match(aside.stderr, /has not ended/);
+  assert.equal(untold.updates(1), 0);
 });
