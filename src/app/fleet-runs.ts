@@ -5,7 +5,7 @@
 // report reads it (report --merge --store: the one reader of a sharded run's state).
 import { UsageError } from '../errors.ts';
 import type { Report } from '../report/model.ts';
-import { NoShardedRun, readManifest } from '../shard/manifest.ts';
+import { NoShardedRun, readManifest, type Manifest } from '../shard/manifest.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import type { Fleet } from './shard-plan.ts';
 import { shardedReport } from './shard-report.ts';
@@ -113,6 +113,16 @@ export function notEnded(store: RunStore, open: Standing): UsageError {
 }
 
 /**
+ * Whether a run's manifest is of this fleet: its file and inventory, and where both say them the
+ * key's fingerprints of its secret servers (a manifest without them, of an earlier enginectl or
+ * planned without the key, may be any environment's: it is this fleet's).
+ */
+const sameFleet = (manifest: Manifest, fleet: Fleet) =>
+  manifest.sha256 === fleet.sha256 &&
+  manifest.inventory === fleet.inventory &&
+  (manifest.places === undefined || fleet.places === '' || manifest.places === fleet.places);
+
+/**
  * The runs of the store of this fleet (the same pipeline and inventory hashes) but `except` (the
  * key's own): refused when one has not ended; the line that says the last that ended, when one did.
  */
@@ -135,7 +145,7 @@ export async function earlierRuns(
       );
       return undefined;
     });
-    if (!manifest || manifest.sha256 !== fleet.sha256 || manifest.inventory !== fleet.inventory) continue;
+    if (!manifest || !sameFleet(manifest, fleet)) continue;
     found.push(await ourRun(store, id, () => standing(id)));
   }
   const open = found.find((s) => !s.ended);

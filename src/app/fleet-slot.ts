@@ -13,10 +13,13 @@ import type { Fleet } from './shard-plan.ts';
 
 const SlotRecord = z.object({ run: z.string(), at: z.number() });
 
-/** Where a fleet's slots are kept. */
+/**
+ * Where a fleet's slots are kept: by its file and inventory, and the key's fingerprints of its
+ * servers whose URL is a secret (another environment's fleet, planned at once, takes slots of its own).
+ */
 export const fleetSlots = (fleet: Fleet) =>
   `ci/fleet/${createHash('sha256')
-    .update(JSON.stringify([fleet.sha256, fleet.inventory]))
+    .update(JSON.stringify([fleet.sha256, fleet.inventory, ...(fleet.places ? [fleet.places] : [])]))
     .digest('hex')
     .slice(0, 40)}/`;
 

@@ -11,7 +11,7 @@ import { fileMasker } from '../runner/file-secrets.ts';
 import { budgetOf, wavesOf } from '../runner/waves.ts';
 import { inventoryHash, type Manifest } from '../shard/manifest.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
-import { workerServersRefusal } from './shard-servers.ts';
+import { fleetPlaces, workerServersRefusal } from './shard-servers.ts';
 
 export interface Fleet {
   over: string;
@@ -20,6 +20,8 @@ export interface Fleet {
   inventory: string;
   /** The --var values' hash (their secrets masked), '' without any: a plan job of a matrix is told from another by it. */
   vars: string;
+  /** The key's fingerprints of the servers whose URL holds a secret (shard-servers.ts fleetPlaces), '' without the key or such a server. */
+  places: string;
 }
 
 /** The pipeline's fleet: refused when it has no rollout, or a step outside it (each site's run would run it again). */
@@ -81,6 +83,7 @@ export function fleetOf(
     sha256: pipelineSha256(sources, (t) => masker.mask(t), vars),
     inventory: inventoryHash(sites),
     vars: Object.keys(vars).length === 0 ? '' : pipelineSha256([], (t) => masker.mask(t), vars),
+    places: fleetPlaces(pipeline, env),
   };
 }
 
@@ -105,6 +108,7 @@ export function makeManifest(
     file: pipeline.file,
     sha256: fleet.sha256,
     inventory: fleet.inventory,
+    ...(fleet.places ? { places: fleet.places } : {}),
     over: fleet.over,
     shards: options.shards,
     parallel: rollout.maxParallel,

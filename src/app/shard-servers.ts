@@ -9,9 +9,11 @@
 // another key, a manifest without fingerprints), unless the key is the user's own (--run-key); a
 // worker refuses a run whose fingerprints differ, or that it cannot check with the plan's key.
 // A server whose URL holds no secret is not kept: its URL is in the hashed file (or a --var).
+import { createHash } from 'node:crypto';
 import { calledAt } from '../api/called-at.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { JOURNAL_KEY_VARIABLE, journalKey } from '../journal/seal.ts';
+import { placeId } from '../journal/sent-server.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { Masker } from '../runner/masker.ts';
 import { plannedInstances } from '../runner/planned.ts';
@@ -32,6 +34,19 @@ function secretUrls(pipeline: Pipeline, env: Env): Map<string, { url: string; ma
     if (masked.includes(MASK)) out.set(name, { url, masked });
   }
   return out;
+}
+
+/**
+ * The fleet's servers whose URL holds a secret, told by the key's fingerprints of their places (the
+ * same in every run under the key: journal/sent-server.ts placeId), as one digest: another
+ * environment's fleet (another value of the secret) is another fleet. '' without the key or such a server.
+ */
+export function fleetPlaces(pipeline: Pipeline, env: Env): string {
+  const key = journalKey(env);
+  if (key === undefined) return '';
+  const places = [...secretUrls(pipeline, env)].map(([name, { url }]) => [name, placeId(key, url)]);
+  if (places.length === 0) return '';
+  return createHash('sha256').update(JSON.stringify(places.sort())).digest('hex');
 }
 
 /** What a new run's manifest keeps of its servers whose URL holds a secret: none when no URL does. */

@@ -46,6 +46,12 @@ export const Manifest = z.object({
       called: z.record(z.string(), z.object({ url: z.string(), fingerprint: z.string().optional() })),
     })
     .optional(),
+  /**
+   * With ENGINECTL_JOURNAL_KEY, the fleet's servers whose URL holds a secret as one digest of the
+   * key's fingerprints, the same in every run under the key (app/shard-servers.ts fleetPlaces):
+   * another environment's fleet is told by it. Absent without the key or such a server.
+   */
+  places: z.string().optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 
