@@ -106,10 +106,12 @@ export async function analyse(
     async (round) => {
       const failures: string[] = [];
       let ended = true;
+      let ran = 0;
       for (const gate of gates) {
         const gateRun = await runGate(gate, round);
         rounds.push(...gateRun.ran);
         ended &&= gateRun.ended;
+        ran += gateRun.ran.filter((s) => s.outcome !== 'skipped').length;
         failures.push(
           ...gateRun.ran
             .filter((s) => s.outcome === 'failure')
@@ -118,6 +120,11 @@ export async function analyse(
       }
       // Ended before every gate ran, the worker not interrupted: a round that did not hold.
       if (!ended && failures.length === 0) failures.push("the gates' run ended before every gate ran");
+      // A round in which no gate ran read nothing: it did not hold, as in one process (wave-analysis.ts).
+      if (ended && ran === 0 && failures.length === 0)
+        failures.push(
+          `no gate ran (${analysis.gates.join(', ')}: ${gates.length === 0 ? "none has an instance among the wave's sites" : 'each skipped by its if:'}), so nothing was read`,
+        );
       return failures;
     },
     // A failed round within the limit does not fail the run: the limit let it pass.
