@@ -8,6 +8,8 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { expandMatrix } from '../pipeline/selection.ts';
 import type { WaveAnalysis } from '../runner/rollout-result.ts';
 import { bakeOf } from '../runner/waves.ts';
+import { judgeBake, type ServerClockSeen } from '../runner/bake-clock.ts';
+import { siteServerClock } from './shard-bake-clock.ts';
 import { shardKeys, type Manifest } from '../shard/manifest.ts';
 import type { ReportStep } from '../report/model.ts';
 import { roundName } from '../runner/wave-analysis.ts';
@@ -23,7 +25,8 @@ export async function analyse(
   manifest: Manifest,
   wave: number,
   passed: string[],
-  since: number,
+  /** The bake's start, on the first analyst's clock, and a server's clock as it read it then (app/shard-bake-clock.ts). */
+  start: { since: number; clock: ServerClockSeen | undefined },
   holder: string,
 ): Promise<
   (WaveAnalysis & { steps?: string }) | { parked: string; since: number; until: number } | { cancelled: true }
@@ -31,8 +34,15 @@ export async function analyse(
   const rollout = request.pipeline.rollout!;
   const analysis = rollout.analysis!;
   const bakeMs = bakeOf(rollout, wave);
-  const left = since + bakeMs - request.clock.now();
-  if (left > request.waitBudget.left())
+  const { since } = start;
+  // Judged on this worker's clock and on the server's the start kept, as a one-job continue judges it
+  // (runner/bake-clock.ts): a worker whose clock is hours ahead does not end it early.
+  const here = bakeMs > 0 ? await siteServerClock(request, manifest, passed, start.clock?.server) : undefined;
+  const judged = judgeBake(since, bakeMs, request.clock.now(), true, start.clock, here);
+  if (judged.warning) request.say(`wave ${wave}: ${judged.warning}`);
+  if (judged.held) request.say(`wave ${wave}: ${judged.evidence}`);
+  const left = judged.left;
+  if (judged.held || left > request.waitBudget.left())
     return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}`, since, until: since + bakeMs };
   if (left > 0) {
     request.say(`wave ${wave}: baking ${formatDuration(left)} before its analysis`);

@@ -26,6 +26,7 @@ import { runSite } from './shard-site.ts';
 import { goneCheck } from './shard-gone.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
 import { analyse } from './shard-analysis.ts';
+import { siteServerClock } from './shard-bake-clock.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 
 export interface ShardWorkerDone {
@@ -155,7 +156,8 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
         request.onStart?.(),
         runSite(request, manifest, lease, site, siteRun, reports)
       ),
-      analyse: (wave, passed, since) => analyse(request, manifest, wave, passed, since, holder),
+      serverClock: (sites) => siteServerClock(request, manifest, sites),
+      analyse: (wave, passed, since, clock) => analyse(request, manifest, wave, passed, { since, clock }, holder),
     }).catch((fault: unknown) => {
       // A fault after a site started: the sites it ran are reported all the same (cut short), then the fault is said.
       if (!sent) throw fault;

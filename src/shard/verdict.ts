@@ -41,6 +41,12 @@ const Analyst = z.object({
   gaveUp: z.literal(true).optional(),
   /** The bake it parked on: what the rollout waits for ("the 1h bake after wave 1"), and until when (the run's clock). */
   bake: z.object({ reason: z.string(), until: z.number() }).optional(),
+  /**
+   * The first analyst's: a server of the wave's clock against its own as it stood (app/shard-bake-clock.ts),
+   * what a later analyst on another machine judges the bake on besides its own clock. Absent when no
+   * server answered with a Date, or written by an earlier enginectl.
+   */
+  clock: z.object({ server: z.string(), low: z.number(), high: z.number(), at: z.number() }).optional(),
 });
 export type Analyst = z.infer<typeof Analyst>;
 

@@ -10,7 +10,16 @@
 import { shardOf, type Manifest } from './manifest.ts';
 import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
 import { writeTerminal } from './terminal.ts';
-import { analysts, overBudget, readVerdict, standFor, writeVerdict, type Analysis, type Verdict } from './verdict.ts';
+import {
+  analysts,
+  overBudget,
+  readVerdict,
+  standFor,
+  writeVerdict,
+  type Analysis,
+  type Analyst,
+  type Verdict,
+} from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
 import { windowTime } from '../schedule/window-time.ts';
 import type { LeaseLoss } from '../store/lease.ts';
@@ -61,9 +70,12 @@ export interface WorkerDeps {
     wave: number,
     passed: string[],
     since: number,
+    clock: Analyst['clock'],
   ): Promise<
     (Analysis & { steps?: string }) | { parked: string; since?: number; until?: number } | { cancelled: true }
   >;
+  /** A server of the wave's clock against this worker's, as the first analyst keeps it with the bake's start (app/shard-bake-clock.ts). */
+  serverClock?(sites: readonly string[]): Promise<Analyst['clock']>;
   /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
   isGone(worker: number, holder: string): Promise<boolean>;
   newRunId(): string;
@@ -471,7 +483,12 @@ async function elect(
   if (existing) return existing;
   const list = await analysts(store, manifest.run, wave);
   const last = list.at(-1);
-  const me = { worker: index, holder: deps.holder, at: deps.now() };
+  // The first analyst's record starts the bake: with a server's clock as it read it then.
+  const clock =
+    list.length === 0 && manifest.analysis && wave < manifest.waves.length
+      ? await deps.serverClock?.(sites)
+      : undefined;
+  const me = { worker: index, holder: deps.holder, at: deps.now(), ...(clock ? { clock } : {}) };
   const mineNow = last?.holder === deps.holder && !last.gaveUp;
   if (!mineNow) {
     // An analyst that gave its place up (interrupted, parked) is gone; one that stopped without a word, once its lease lapsed.
@@ -482,7 +499,7 @@ async function elect(
     const written = await readVerdict(store, manifest.run, wave);
     if (written) return written;
   }
-  const since = list[0]?.at ?? me.at;
+  const [since, sinceClock] = list[0] ? [list[0].at, list[0].clock] : [me.at, me.clock];
   const failed = sites.filter((s) => state.failed.has(s));
   let verdict: Verdict;
   if (state.aborted)
@@ -529,7 +546,7 @@ async function elect(
               failedRounds: 0,
               text: `no ${manifest.over} of the wave succeeded (${failed.join(', ')} failed): nothing to analyse`,
             }
-          : await deps.analyse(wave, passed, since);
+          : await deps.analyse(wave, passed, since, sinceClock);
     } catch (error) {
       await giveUp();
       throw error;
