@@ -43,6 +43,8 @@ test("a worker whose listing of a wave's analysts lags (the parked analyst's giv
   const real = realClock();
   let skipped = 0;
   const clock = { now: () => real.now() + skipped, sleep: (ms: number) => Promise.resolve(void (skipped += ms)) };
+  // The sites' Date moves with the workers' clock: the time a later job finds has passed for the servers too.
+  f.server.now = clock.now;
   const worker = (spec: string) =>
     runCli(
       ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--shard-wait', '1m', '--shard-ttl', '1h'],

@@ -48,6 +48,8 @@ async function secondWorkerReadsCut(t: TestContext, cuts: number) {
   const real = realClock();
   let skipped = 0;
   const clock = { now: () => real.now() + skipped, sleep: (ms: number) => Promise.resolve(void (skipped += ms)) };
+  // The sites' Date moves with the workers' clock: the time a later job finds has passed for the servers too.
+  f.server.now = clock.now;
   const worker = (spec: string) =>
     runCli(
       ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--shard-wait', '1m', '--shard-ttl', '1h'],
@@ -99,6 +101,8 @@ test("two workers at once, one reading the other's first entry of the wave's log
   const real = realClock();
   let skipped = 0;
   const clock = { now: () => real.now() + skipped, sleep: (ms: number) => Promise.resolve(void (skipped += ms)) };
+  // The sites' Date moves with the workers' clock: the time a later job finds has passed for the servers too.
+  f.server.now = clock.now;
   const worker = (spec: string) =>
     runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--shard-ttl', '1h'], {
       env: f.env,
