@@ -56,6 +56,7 @@ async function appliedInDoubt(t: TestContext, key: string | undefined) {
     cli(['run', file, '--resume', journal, '--in-doubt', 'verify-and-retry'], more);
   return {
     resume,
+    verify: (more: Record<string, string> = {}) => cli(['verify', journal, '--pipeline', file], more),
     journal,
     otherUrl: other.url,
     applied: () => patches(sent).filter((r) => r.applied).length,
@@ -99,4 +100,20 @@ test("with ENGINECTL_JOURNAL_KEY, the run record keeps the key's fingerprint of 
   assert.equal(back.code, 0, back.stdout + back.stderr);
   assert.equal(s.applied(), 1, 'read applied on the server it was sent to: not sent again');
   assert.equal(s.elsewhere(), 0);
+});
+
+test("without ENGINECTL_JOURNAL_KEY, enginectl verify on the run's own secret server says the call cannot be told (exit 1), not that the pipeline is another run's: the operator checks and decides", async (t) => {
+  const s = await appliedInDoubt(t, undefined);
+  const verified = await s.verify();
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.doesNotMatch(verified.stdout + verified.stderr, /PIPELINE_NOT_THE_RUNS/);
+  assert.match(verified.stdout + verified.stderr, /cannot-tell/);
+  assert.match(verified.stdout + verified.stderr, /server main's URL is a secret/);
+  assert.equal(s.elsewhere(), 0);
+  // Moved with the key: another server proven, refused as another run's pipeline (nothing read there).
+  const keyed = await appliedInDoubt(t, KEY);
+  const moved = await keyed.verify({ ENGINE_URL: keyed.otherUrl });
+  assert.equal(moved.code, 2, moved.stdout + moved.stderr);
+  assert.match(moved.stderr, /PIPELINE_NOT_THE_RUNS/);
+  assert.equal(keyed.elsewhere(), 0);
 });
