@@ -90,7 +90,8 @@ export function againstRun(
   const moved = new Set<string>();
   for (const instance of instances) {
     const server = instance.server === undefined || !read.has(instance.server) ? undefined : now.get(instance.server);
-    const words =
+    // Only a server proven elsewhere is another run's pipeline: one whose secret place cannot be told is cannot-tell (app/verify.ts).
+    const found =
       server &&
       serverMoved(
         state,
@@ -98,7 +99,7 @@ export function againstRun(
         { name: server.name, url: server.url, masked: masker.mask(server.url) },
         journalKey(env),
       );
-    if (words) moved.add(words);
+    if (found && !found.untold) moved.add(found.words);
   }
   const servers = [...moved];
   const { salt, v: version } = state.runs[0]!;

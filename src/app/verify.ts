@@ -41,7 +41,7 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
       { name: server.name, url: server.url, masked: setup.masker.mask(server.url) },
       journalKey(setup.env),
     );
-    if (moved) throw new ServerMoved(moved);
+    if (moved) throw new ServerMoved(moved.words);
     let client = clients.get(server.name);
     if (!client) clients.set(server.name, (client = make(server)));
     return client;

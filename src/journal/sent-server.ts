@@ -47,15 +47,18 @@ export interface ServerHere {
 }
 
 /**
- * How the server here is not where the call in doubt of instance `key` was sent (or cannot be told
- * to be), in words; undefined when it is, or no run recorded the server. `journalKey`: the key here.
+ * How the server here is not where the call in doubt of instance `key` was sent, in words, or
+ * cannot be told to be (`untold`: its place a secret the journal keeps no fingerprint of, or one
+ * under another key); undefined when it is, or no run recorded the server. `journalKey`: the key
+ * here. A server moved is another run's pipeline (verify and decide refuse it); one untold is the
+ * run's as far as anything says, and its calls are cannot-tell.
  */
 export function serverMoved(
   state: JournalState,
   key: string,
   here: ServerHere,
   journalKey: string | undefined,
-): string | undefined {
+): { words: string; untold: boolean } | undefined {
   const sent = state.runs[state.instances.get(key)?.call?.run ?? -1] ?? state.runs.at(-1);
   const { name, masked: url } = here;
   const then = sent?.servers[name];
@@ -63,18 +66,27 @@ export function serverMoved(
   const place = sent.places?.called[name];
   if (place !== undefined) {
     if (journalKey === undefined || keyCheck(placeKey(journalKey)) !== sent.places!.keyCheck)
-      return `server ${name}'s URL is a secret, told by the fingerprint the run that sent its call in doubt kept under ${JOURNAL_KEY_VARIABLE}, ${journalKey === undefined ? 'which is not set here' : 'and the key here is another'}`;
+      return untold(
+        `server ${name}'s URL is a secret, told by the fingerprint the run that sent its call in doubt kept under ${JOURNAL_KEY_VARIABLE}, ${journalKey === undefined ? 'which is not set here' : 'and the key here is another'}`,
+      );
     return placeId(journalKey, here.url) === place
       ? undefined
-      : `server ${name} is not where the run that sent its call in doubt had it (its URL, a secret, has another fingerprint under ${JOURNAL_KEY_VARIABLE})`;
+      : moved(
+          `server ${name} is not where the run that sent its call in doubt had it (its URL, a secret, has another fingerprint under ${JOURNAL_KEY_VARIABLE})`,
+        );
   }
   if (placeHidden(then))
-    return `server ${name}'s URL is a secret (${then} in the run that sent its call in doubt), and that run kept no fingerprint to tell its server by (${JOURNAL_KEY_VARIABLE} was not set; set it for the runs to come)`;
+    return untold(
+      `server ${name}'s URL is a secret (${then} in the run that sent its call in doubt), and that run kept no fingerprint to tell its server by (${JOURNAL_KEY_VARIABLE} was not set; set it for the runs to come)`,
+    );
   // As its client calls it: a trailing slash, the scheme's and host's case, a default port are one place.
   return then === url || calledAt(then) === calledAt(url)
     ? undefined
-    : `server ${name} is ${url} here, ${then} in the run that sent its call in doubt`;
+    : moved(`server ${name} is ${url} here, ${then} in the run that sent its call in doubt`);
 }
+
+const moved = (words: string) => ({ words, untold: false });
+const untold = (words: string) => ({ words, untold: true });
 
 /** A call in doubt whose server is not where it was sent: not read, "cannot tell" (journal/verify.ts). */
 export class ServerMoved extends Error {
