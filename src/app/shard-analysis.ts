@@ -38,7 +38,7 @@ export async function analyse(
   // Judged on this worker's clock and on the server's the start kept, as a one-job continue judges it
   // (runner/bake-clock.ts): a worker whose clock is hours ahead does not end it early.
   const here = bakeMs > 0 ? await siteServerClock(request, manifest, passed, start.clock?.server) : undefined;
-  const judged = judgeBake(since, bakeMs, request.clock.now(), true, start.clock, here);
+  const judged = judgeBake(since, bakeMs, request.clock.now(), true, start.clock, here, 'run the workers again');
   if (judged.warning) request.say(`wave ${wave}: ${judged.warning}`);
   if (judged.held) request.say(`wave ${wave}: ${judged.evidence}`);
   const left = judged.left;

@@ -51,6 +51,8 @@ export function judgeBake(
   carried: boolean,
   parked: ServerClockSeen | undefined,
   here: ServerClockSeen | undefined,
+  /** How a held bake goes on once the clock is set right (a sharded run's workers run again: no decision ends its bake). */
+  goOn = 'continue again, or end the bake with enginectl decide --continue',
 ): BakeJudged {
   const local = since + bakeMs - now;
   const onRun = `${formatDuration(Math.max(0, local))} left (until ${new Date(since + bakeMs).toISOString()} on the run's clock)`;
@@ -77,7 +79,7 @@ export function judgeBake(
     return {
       left: local,
       held: true,
-      evidence: `the bake cannot be judged across the two machines: ${skew} (the Date of its answers), and ${kept}: set this machine's clock right (NTP) and continue again, or end the bake with enginectl decide --continue`,
+      evidence: `the bake cannot be judged across the two machines: ${skew} (the Date of its answers), and ${kept}: set this machine's clock right (NTP) and ${goOn}`,
       on: '',
       warning,
     };
