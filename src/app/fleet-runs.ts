@@ -120,7 +120,7 @@ export function notEnded(store: RunStore, open: Standing): UsageError {
 const sameFleet = (manifest: Manifest, fleet: Fleet) =>
   manifest.sha256 === fleet.sha256 &&
   manifest.inventory === fleet.inventory &&
-  (manifest.places === undefined || fleet.places === '' || manifest.places === fleet.places);
+  (manifest.places === undefined || !fleet.places || manifest.places === fleet.places);
 
 /**
  * The runs of the store of this fleet (the same pipeline and inventory hashes) but `except` (the

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import type { JournalState } from '../journal/read.ts';
 import { serversToRead, type InDoubtInstance } from '../journal/verify.ts';
-import { serverMoved } from '../journal/sent-server.ts';
+import { serverHere, serverMoved } from '../journal/sent-server.ts';
 import { journalKey } from '../journal/seal.ts';
 import { selectionOf } from '../journal/records.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';
@@ -96,7 +96,7 @@ export function againstRun(
       serverMoved(
         state,
         instance.key,
-        { name: server.name, url: server.url, masked: masker.mask(server.url) },
+        serverHere(server, (t) => masker.mask(t)),
         journalKey(env),
       );
     if (found && !found.untold) moved.add(found.words);

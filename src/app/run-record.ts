@@ -8,7 +8,7 @@ import { placeHidden, secretPlaces } from '../journal/sent-server.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { canonicalSelection, matrixValues, type Selection } from '../pipeline/selection.ts';
 import { fileMasker } from '../runner/file-secrets.ts';
-import { Masker } from '../runner/masker.ts';
+import type { Masker } from '../runner/masker.ts';
 import type { RunStart } from '../runner/run-context.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import type { JournalSpec } from './journal-spec.ts';
@@ -48,7 +48,7 @@ export function runRecord(
     varsHash: spec.varsHash,
     ...canonicalSelection(request.selection),
     servers: start.servers,
-    ...placesOf(request, start.servers),
+    ...placesOf(request, start.servers, masker),
     ...(request.emulatorUrl === undefined ? {} : { emulator: true as const }),
     resume: request.resume !== undefined,
     instances: start.planned(),
@@ -57,11 +57,14 @@ export function runRecord(
   };
 }
 
-/** With the key, the fingerprints of the servers whose place holds a secret (`servers`: masked, as recorded); nothing else is resolved again. */
-function placesOf(request: RecordedRun, servers: Readonly<Record<string, string>>) {
+/**
+ * With the key, the fingerprints of the servers whose place holds a secret (`servers`: masked, as
+ * recorded): their URLs as the runner resolved them with the run's masker (prepareRun keeps that).
+ */
+function placesOf(request: RecordedRun, servers: Readonly<Record<string, string>>, masker: Masker) {
   const key = journalKey(request.env);
   if (key === undefined || !Object.values(servers).some(placeHidden)) return {};
-  const resolved = [...prepareRun(request.pipeline, request.env, new Masker()).servers.values()];
+  const resolved = [...prepareRun(request.pipeline, request.env, masker).servers.values()];
   const recorded = resolved.flatMap(({ name, url }) =>
     servers[name] === undefined ? [] : [{ name, url, masked: servers[name] }],
   );

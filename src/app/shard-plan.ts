@@ -20,8 +20,8 @@ export interface Fleet {
   inventory: string;
   /** The --var values' hash (their secrets masked), '' without any: a plan job of a matrix is told from another by it. */
   vars: string;
-  /** The key's fingerprints of the servers whose URL holds a secret (shard-servers.ts fleetPlaces), '' without the key or such a server. */
-  places: string;
+  /** A plan's: the key's fingerprints of the servers whose URL holds a secret (shard-servers.ts fleetPlaces), '' without the key or such a server. */
+  places?: string;
 }
 
 /** The pipeline's fleet: refused when it has no rollout, or a step outside it (each site's run would run it again). */
@@ -83,8 +83,13 @@ export function fleetOf(
     sha256: pipelineSha256(sources, (t) => masker.mask(t), vars),
     inventory: inventoryHash(sites),
     vars: Object.keys(vars).length === 0 ? '' : pipelineSha256([], (t) => masker.mask(t), vars),
-    places: fleetPlaces(pipeline, env),
   };
+}
+
+/** The fleet a plan takes its slot and writes its manifest for: told by its secret servers' fingerprints too (a worker checks its run's servers itself). */
+export function plannedFleet(...args: Parameters<typeof fleetOf>): Fleet {
+  const [pipeline, , , env] = args;
+  return { ...fleetOf(...args), places: fleetPlaces(pipeline, env) };
 }
 
 export function makeManifest(

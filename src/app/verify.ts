@@ -2,7 +2,7 @@
 // wrote it (its servers, resolved from the environment as a run resolves them).
 import type { EngineClient } from '../api/index.ts';
 import { verifyInDoubt, type InDoubtInstance, type Verified } from '../journal/verify.ts';
-import { ServerMoved, serverMoved } from '../journal/sent-server.ts';
+import { ServerMoved, serverHere, serverMoved } from '../journal/sent-server.ts';
 import { journalKey } from '../journal/seal.ts';
 import type { JournalState } from '../journal/read.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -38,7 +38,7 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
     const moved = serverMoved(
       state,
       key,
-      { name: server.name, url: server.url, masked: setup.masker.mask(server.url) },
+      serverHere(server, (t) => setup.masker.mask(t)),
       journalKey(setup.env),
     );
     if (moved) throw new ServerMoved(moved.words);

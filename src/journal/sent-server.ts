@@ -46,6 +46,13 @@ export interface ServerHere {
   url: string;
 }
 
+/** A resolved server as the readers of calls in doubt compare it: masked with the run's masker. */
+export const serverHere = (server: { name: string; url: string }, mask: (text: string) => string): ServerHere => ({
+  name: server.name,
+  url: server.url,
+  masked: mask(server.url),
+});
+
 /**
  * How the server here is not where the call in doubt of instance `key` was sent, in words, or
  * cannot be told to be (`untold`: its place a secret the journal keeps no fingerprint of, or one

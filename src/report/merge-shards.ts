@@ -40,7 +40,6 @@ function refuseTwoShardRuns(shards: readonly Source[], flag: string): void {
 export function missingShards(shards: readonly Source[], expect: number | undefined, merging: string): string[] {
   refuseTwoShardRuns(shards, merging);
   if (expect === undefined) return [];
-  const first = shards[0]!;
   for (const { source, report } of shards) {
     const shard = report.shard;
     if (!shard)
@@ -50,12 +49,6 @@ export function missingShards(shards: readonly Source[], expect: number | undefi
         {
           hint: 'merge the JSON reports each worker wrote (run --shard I/N --report-json F), or leave out --expect-shards',
         },
-      );
-    if (shard.run !== first.report.shard?.run)
-      throw new UsageError(
-        'MERGE_MISMATCH',
-        `report --merge --expect-shards: ${source} is a worker's of run ${shard.run}, ${first.source} of run ${first.report.shard?.run ?? 'none'}`,
-        { hint: 'merge the reports of one sharded run (one --run ID)' },
       );
     if (shard.of !== expect)
       throw new UsageError(

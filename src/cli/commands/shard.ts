@@ -5,7 +5,7 @@
 // or plain command lines. Each worker is `enginectl run FILE --store URL --run ID --shard I/N`.
 import { ExitCode, UsageError } from '../../errors.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
-import { fleetOf } from '../../app/shard-plan.ts';
+import { plannedFleet } from '../../app/shard-plan.ts';
 import { planOrFind } from '../../app/shard-again.ts';
 import { runKeyOf } from '../../ci/facts.ts';
 import { namedStore, STORE_VARIABLE } from '../../app/stored-run.ts';
@@ -119,7 +119,7 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   const vars = parseVars(values.var);
   if (format === 'plain') oneLineWords(file, values.var ?? []);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars });
-  const fleet = fleetOf(pipeline, sources, vars, io.env);
+  const fleet = plannedFleet(pipeline, sources, vars, io.env);
   const store = namedStore(
     'shard',
     values.store,
