@@ -5,10 +5,26 @@
 /** Shorter secrets are masked only in credential fields: in free text they would mask everything. */
 export const MIN_LENGTH = 3;
 
-/** The texts a secret may be written as before any escaping: itself, each line, base64 (hex: secretHexForms). */
+/**
+ * The texts a secret may be written as before any escaping: itself, each line, base64 (hex:
+ * secretHexForms), and a token of hex groups joined by dashes (a UUID) in lower and upper case.
+ */
 export function secretForms(secret: string): string[] {
   const texts = textsOf(secret);
-  return unique([...texts, ...texts.flatMap(base64Forms)]);
+  return unique([...texts, ...texts.flatMap(base64Forms), ...texts.flatMap(dashedHexCases)]);
+}
+
+/** Hex groups joined by dashes, as a UUID: at least as long as a hex secret, one dash or more. */
+const DASHED_HEX = new RegExp(`^(?=.{${2 * MIN_LENGTH},}$)[0-9a-fA-F]+(?:-[0-9a-fA-F]+)+$`);
+
+/**
+ * A UUID-like token in lower and upper case: servers compare it without regard to case and may
+ * echo it in either (an error upper-casing what it quotes). Its dashes keep it out of the hex
+ * runs that secretHexForms' forms are matched in any case within, so both cases are forms of
+ * their own (a mixed-case echo is not: no server writes one).
+ */
+function dashedHexCases(text: string): string[] {
+  return DASHED_HEX.test(text) ? [text.toLowerCase(), text.toUpperCase()] : [];
 }
 
 /**
