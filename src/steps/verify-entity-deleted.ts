@@ -4,11 +4,11 @@
 import type { EngineClient } from '../api/index.ts';
 import { fact } from './observed.ts';
 import type { RecordedCall, Verdict, Verifier } from './types.ts';
-import { Entity, entityAt, entityBefore, same } from './verify-entity.ts';
+import { answered, Entity, entityAt, entityBefore, same } from './verify-entity.ts';
 
 /**
  * What `found` at the path says of the entity it named just before the call, read by its key: gone
- * (404) is the delete applied; there (200) is not, whatever the name names now.
+ * (the API's 404) is the delete applied; there (200) is not, whatever the name names now.
  */
 async function goneByKey(
   client: EngineClient,
@@ -19,39 +19,39 @@ async function goneByKey(
   signal: AbortSignal,
 ): Promise<Verdict> {
   const at = `${path.slice(0, path.lastIndexOf('/') + 1)}${encodeURIComponent(String(key))}`;
-  const { status } = await entityAt(client, at, signal);
-  if (status === 404) return { verdict: 'applied', evidence: applied };
+  const { status, gone } = await entityAt(client, at, signal);
+  if (gone) return { verdict: 'applied', evidence: applied };
   return {
     verdict: 'cannot-tell',
     evidence:
       status === 200
         ? `${found}, but the entity it named just before the call (${JSON.stringify(key)}) is still there (GET ${at} answers 200): renamed since, it was not deleted, or was deleted and inserted again`
-        : `${found}, and GET ${at} (the entity it named just before the call) answered ${status}`,
+        : `${found}, and GET ${at} (the entity it named just before the call) answered ${answered(status)}`,
   };
 }
 
 export const entityDeleted: Verifier = {
   snapshot: (client, call, signal) => entityBefore(client, call.path, signal),
   async preview(client, call, signal) {
-    const { status, entity } = await entityAt(client, call.path, signal);
+    const { status, entity, gone } = await entityAt(client, call.path, signal);
     const observed = { [fact('entity', call.path)]: status === 200 ? 'there' : `HTTP ${status}` };
-    if (status === 404) return { text: `GET ${call.path} answers 404: gone already`, observed };
+    if (gone) return { text: `GET ${call.path} answers 404: gone already`, observed };
     return {
       text: entity
         ? `entity ${String(entity.ikey ?? '')} ${String(entity.iname ?? '')} exists now; gone after`.replace(
             /\s+/g,
             ' ',
           )
-        : `GET ${call.path} answers ${status}`,
+        : `GET ${call.path} answers ${answered(status)}`,
       observed,
     };
   },
   async check(client, call: RecordedCall, snapshot, _now, signal): Promise<Verdict> {
-    const { status, entity } = await entityAt(client, call.path, signal);
+    const { status, entity, gone } = await entityAt(client, call.path, signal);
     const named = decodeURIComponent(call.path.slice(call.path.lastIndexOf('/') + 1));
     const was = Entity.safeParse(snapshot).data?.ikey;
     // An integer names the entity by its key, which no other takes; a name (iname) may have moved.
-    if (status === 404) {
+    if (gone) {
       if (snapshot === null)
         return {
           verdict: 'applied',
@@ -67,7 +67,7 @@ export const entityDeleted: Verifier = {
       const gone = `GET ${call.path} answers 404, and so does the entity it named just before the call (${JSON.stringify(was)}), read by its key: the entity is gone`;
       return goneByKey(client, call.path, was, `GET ${call.path} answers 404`, gone, signal);
     }
-    if (status !== 200) return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
+    if (status !== 200) return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${answered(status)}` };
     // The path may name the entity by its name: one named so since answers too.
     const now = entity?.ikey;
     if (was !== undefined && now !== undefined && !same(was, now)) {

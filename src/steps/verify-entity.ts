@@ -7,6 +7,7 @@
 // field, nor of a field whose name says it holds a credential (entity-withheld.ts): such a field
 // written readable is compared with the entity now only, and the version tells the rest.
 import { z } from 'zod';
+import { inApiShape } from '../api/fate.ts';
 import type { EngineClient } from '../api/index.ts';
 import { MASK } from '../text/mask.ts';
 import { withheld, withholdsIn } from './entity-withheld.ts';
@@ -28,9 +29,9 @@ export async function entityBefore(
   signal: AbortSignal,
   written: readonly string[] = [],
 ): Promise<Fields | null> {
-  const { status, entity } = await entityAt(client, path, signal);
-  if (status === 404) return null;
-  if (!entity) throw new Error(`GET ${path} answered ${status}${status === 200 ? ', not an entity' : ''}`);
+  const { status, entity, gone } = await entityAt(client, path, signal);
+  if (gone) return null;
+  if (!entity) throw new Error(`GET ${path} answered ${answered(status)}${status === 200 ? ', not an entity' : ''}`);
   return withheld(entity, written) as Fields;
 }
 
@@ -74,15 +75,25 @@ export const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JS
 const differing = (entity: Fields, fields: Fields) => Object.keys(fields).filter((k) => !same(entity[k], fields[k]));
 export const listText = (names: string[]) => names.join(', ');
 
+/**
+ * The entity at `path` as the server answers: `entity` when it is one (200), `gone` when the API
+ * says there is none (404 in the API's own shape, api/fate.ts inApiShape). A 404 that is not the
+ * API's (a proxy's or an ingress's page) says nothing of the entity: neither, a read that failed.
+ */
 export async function entityAt(
   client: EngineClient,
   path: string,
   signal: AbortSignal,
-): Promise<{ status: number; entity?: Fields }> {
+): Promise<{ status: number; entity?: Fields; gone: boolean }> {
   const answer = await client.request({ method: 'GET', path }, { signal });
   const entity = answer.status === 200 ? Entity.safeParse(answer.body) : undefined;
-  return { status: answer.status, entity: entity?.success ? entity.data : undefined };
+  const gone = answer.status === 404 && inApiShape(answer.status, answer.contentType, answer.text);
+  return { status: answer.status, entity: entity?.success ? entity.data : undefined, gone };
 }
+
+/** A status as evidence: a 404 not in the API's shape is said to be another's page. */
+export const answered = (status: number, gone = false) =>
+  status === 404 && !gone ? "404, not the API's answer (a proxy's or gateway's page)" : String(status);
 
 /**
  * An update whose readable fields held the written values just before the call (or no snapshot

@@ -5,10 +5,12 @@
 // as they were just before the call read the same as the add applied and its licenses removed (or
 // replaced) since, or the license removed and added again since.
 import { z } from 'zod';
+import { inApiShape } from '../api/fate.ts';
 import { License, type EngineClient } from '../api/index.ts';
 import { CodeHolds, codeHolds, describeHeld, isHeld } from './code-holds.ts';
 import { licenseFacts } from './observed.ts';
 import type { Preview, Verdict, Verifier } from './types.ts';
+import { answered } from './verify-entity.ts';
 
 const Snapshot = z.array(License);
 
@@ -159,14 +161,15 @@ export const licenseRemoved: Verifier = {
     const before = snapshotOf(snapshot);
     const then = before?.find((l) => l.productKey === key);
     const answer = await client.request({ method: 'GET', path: call.path }, { signal });
-    if (answer.status === 404) {
+    // Gone is proof only in the API's word: a proxy's 404 page says nothing of the license.
+    if (answer.status === 404 && inApiShape(answer.status, answer.contentType, answer.text)) {
       return {
         verdict: 'applied',
         evidence: `GET ${call.path} answers 404: product ${key} has no license now${then ? ' (it had one just before the call)' : ''}`,
       };
     }
     if (answer.status !== 200)
-      return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${answer.status}` };
+      return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${answered(answer.status)}` };
     const read = License.safeParse(answer.body);
     const has = `GET ${call.path} answers 200: product ${key} has ${read.success ? describe(read.data) : 'a license'}`;
     if (!before)
