@@ -157,7 +157,10 @@ export async function readStoredJournal(store: RunStore, runId: string, ways: Wa
  * consistent S3), a read by name does not.
  */
 export async function readSegments(store: RunStore, runId: string, ways: WaysOn = CLI_WAYS): Promise<StoredText> {
-  const keys = await store.list(journalPrefix(runId));
+  // A segment's key is its number: any other key there (a copy an operator kept, a file manager's
+  // own) is no part of the journal, and is passed over as the lease's reader passes it over.
+  const prefix = journalPrefix(runId);
+  const keys = (await store.list(prefix)).filter((k) => /^[0-9]{8}$/.test(k.slice(prefix.length)));
   const parts: Buffer[] = [];
   const segments: Segment[] = [];
   const add = async (key: string, body: Buffer) => {

@@ -157,7 +157,9 @@ export class DirectoryStore implements RunStore {
       return (await this.onLocalDisk()) ? readInLine(this.fs, path, check) : await readInPool(this.fs, path, check);
     } catch (error) {
       if (error instanceof StoreError) throw error;
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      // None there, or a file where the key's folder would be (runs/ID.tar.gz/...): no key, as in S3.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       throw failed(this.url, `cannot read ${key}`, error);
     }
   }
@@ -330,7 +332,9 @@ export class DirectoryStore implements RunStore {
       try {
         entries = await this.fs.promises.readdir(dir, { withFileTypes: true });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        // None there, or a file where a key's folder would be (runs/ID.tar.gz/...): no keys, as S3 lists none.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return;
         throw failed(this.url, `cannot list ${prefix}`, error);
       }
       for (const e of entries) {

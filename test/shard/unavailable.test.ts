@@ -52,7 +52,8 @@ test('a worker whose index lease a live attempt holds past its wait exits 69, se
 test('a worker whose store fails before it sends anything (its attempt cannot be registered) exits 69; STORE_FAILED documents it', async (t) => {
   const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
   const { run } = await f.shard('--shards', '1');
-  // A file where the index's attempts are listed: the store cannot list them (ENOTDIR).
+  // A file where the index's attempts are kept: listed as none (as S3 lists none under a key), the
+  // store cannot write the attempt there (ENOTDIR).
   const workers = join(f.store, shardKeys(run).workers(0));
   mkdirSync(join(workers, '..'), { recursive: true });
   writeFileSync(workers.replace(/\/$/, ''), '');
@@ -60,7 +61,7 @@ test('a worker whose store fails before it sends anything (its attempt cannot be
   assert.equal(r.code, 69, r.stdout + r.stderr);
   assert.match(
     r.stderr,
-    /cannot list shards\/\S+\/workers\/00000\/ .*; this worker sent nothing: run the same index again/,
+    /cannot write shards\/\S+\/workers\/00000\/\S+ .*; this worker sent nothing: run the same index again/,
   );
   assert.match(r.stderr, /code: SHARD_UNAVAILABLE\n$/);
   assert.deepEqual(f.applied('/update/system'), {}, 'nothing was sent');
