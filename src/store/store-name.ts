@@ -60,13 +60,18 @@ function shownQuery(query: string): string {
 
 /**
  * A store URL as it may be printed: everything from after its scheme (and its slashes, however
- * many) up to its last @ replaced (a password may hold / and @, as AWS secret keys do, and a URL
+ * many) up to its last @ replaced (but in a file: URL's path) (a password may hold / and @, as AWS secret keys do, and a URL
  * that does not parse, `s3:/user:pw@bucket`, has no authority to trust: the last @ bounds them
  * all); each query value but a known-safe one's (a duration, path-style, a region, a plain
  * endpoint) replaced, and a fragment. A store URL that is taken shows as it was given.
  */
 export function nameOfStore(url: string): string {
-  const hidden = url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/*)[^]*@/, '$1***@');
+  // A file: URL with no authority (file:///home/jo@corp.com/store) holds a path, where an @ is a
+  // character of a folder's name, never a login: it shows as given, and a command line that names
+  // the store (a shard's workers') names the same folder.
+  const hidden = /^file:(?:\/\/\/|\/(?!\/)|(?!\/))/i.test(url)
+    ? url
+    : url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/*)[^]*@/, '$1***@');
   const hash = hidden.indexOf('#');
   const base = hash < 0 ? hidden : hidden.slice(0, hash);
   const q = base.indexOf('?');
