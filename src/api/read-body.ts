@@ -14,17 +14,19 @@ export class TooLarge extends Error {
  * reserved whole once a sixteenth of it has come (readKnownLength), and decoded once: a 50 MB
  * update report is then the bytes and one string, never decoded pieces and their concatenation
  * besides (which cost 45 MB more at its peak). Decoding is
- * TextDecoder's: invalid bytes become U+FFFD and a leading byte order mark is dropped.
+ * TextDecoder's, in `charset` (charsetOf): invalid bytes become U+FFFD and a leading byte order
+ * mark is dropped.
  */
 export async function readText(
   body: AsyncIterable<Uint8Array>,
   limit: number,
   keep = Infinity,
   length = NaN,
+  charset = 'utf-8',
 ): Promise<string> {
   if (keep === Infinity && Number.isSafeInteger(length) && length >= 0 && length <= limit)
-    return readKnownLength(body, limit, length);
-  const decoder = new TextDecoder();
+    return readKnownLength(body, limit, length, charset);
+  const decoder = new TextDecoder(charset);
   const parts: string[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -37,6 +39,21 @@ export async function readText(
   return parts.join('');
 }
 
+/**
+ * The charset a Content-Type names, as TextDecoder calls it ('utf-8' when it names none, or one
+ * TextDecoder does not know): a server that answers in ISO-8859-1 (a Java servlet's default) is read
+ * as it wrote, so its text (a secret it echoes) is the text it sent.
+ */
+export function charsetOf(contentType: string | undefined): string {
+  const named = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  if (named === undefined) return 'utf-8';
+  try {
+    return new TextDecoder(named).encoding;
+  } catch {
+    return 'utf-8';
+  }
+}
+
 /** An announced length this short is reserved at once. */
 const RESERVED_AT_ONCE = 1024 * 1024;
 
@@ -47,7 +64,12 @@ const RESERVED_AT_ONCE = 1024 * 1024;
  * is held stays within sixteen times what came, and a 50 MB answer costs 3 MB more at its peak.
  * More than announced (undici refuses that; a proxy might not) grows on rather than lose bytes.
  */
-async function readKnownLength(body: AsyncIterable<Uint8Array>, limit: number, length: number): Promise<string> {
+async function readKnownLength(
+  body: AsyncIterable<Uint8Array>,
+  limit: number,
+  length: number,
+  charset: string,
+): Promise<string> {
   let bytes: Buffer | undefined = length <= RESERVED_AT_ONCE ? Buffer.allocUnsafe(length) : undefined;
   const early: Uint8Array[] = [];
   let size = 0;
@@ -65,7 +87,9 @@ async function readKnownLength(body: AsyncIterable<Uint8Array>, limit: number, l
     bytes.set(chunk, size);
     size = need;
   }
-  const text = (bytes ?? joined(early, size)).toString('utf8', 0, size);
+  const whole = bytes ?? joined(early, size);
+  if (charset !== 'utf-8') return new TextDecoder(charset).decode(whole.subarray(0, size));
+  const text = whole.toString('utf8', 0, size);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

@@ -7,11 +7,31 @@ export const MIN_LENGTH = 3;
 
 /**
  * The texts a secret may be written as before any escaping: itself, each line, base64 (hex:
- * secretHexForms), and a token of hex groups joined by dashes (a UUID) in lower and upper case.
+ * secretHexForms), a token of hex groups joined by dashes (a UUID) in lower and upper case, and one
+ * past ASCII as read in another charset than it was written in.
  */
 export function secretForms(secret: string): string[] {
   const texts = textsOf(secret);
-  return unique([...texts, ...texts.flatMap(base64Forms), ...texts.flatMap(dashedHexCases)]);
+  return unique([
+    ...texts,
+    ...texts.flatMap(base64Forms),
+    ...texts.flatMap(dashedHexCases),
+    ...texts.flatMap(misdecoded),
+  ]);
+}
+
+/**
+ * A text with characters past ASCII as a server's answer reads when its bytes were decoded in
+ * another charset than they were written in: Latin-1 bytes read as UTF-8 (each such character
+ * U+FFFD, or two that happen to make one), and UTF-8 bytes read as Latin-1 or Windows-1252 (a
+ * server that names a charset its bytes are not in: `Ã¼` for `ü`).
+ */
+function misdecoded(text: string): string[] {
+  if (!/[\u0080-\uffff]/.test(text)) return [];
+  const utf8 = Buffer.from(text, 'utf8');
+  const forms = [utf8.toString('latin1'), new TextDecoder('windows-1252').decode(utf8)];
+  if (!/[\u0100-\uffff]/.test(text)) forms.push(Buffer.from(text, 'latin1').toString('utf8'));
+  return forms;
 }
 
 /** Hex groups joined by dashes, as a UUID: at least as long as a hex secret, one dash or more. */
