@@ -40,7 +40,8 @@ interface WindowValues {
 }
 
 /**
- * The successful write durations of a journal's instances, by step type and the place their server
+ * The successful write durations of a journal's instances (each that sent a write, once whatever
+ * journals hold it: `seen`), by step type and the place their server
  * was called at: its URL as the run that ended them recorded it (masked), read as its client
  * calls it (app/server-places.ts). `real`: for a run against the servers, which leaves out those of
  * a run against the embedded emulator (its run record says so): they took the emulator's
@@ -50,15 +51,23 @@ export function writeDurations(
   state: JournalState,
   into = new Map<string, number[]>(),
   real = false,
+  seen = new Set<string>(),
 ): Map<string, number[]> {
-  for (const instance of state.instances.values()) {
+  for (const [id, instance] of state.instances) {
     const ended = instance.ended;
     const run = ended?.run;
     if (!run || run.outcome !== 'success' || run.durationMs === undefined || run.resume === 'earlier-run') continue;
+    // A write's time only: an instance that sent none took a read's (api/request's GET: one step type with its POST).
+    if (!instance.call) continue;
     // The run it ended in: where it called its server, and whether that was the emulator.
     const record = state.runs.findLast((r) => r.at === ended.runAt);
     const place = record && recordedPlace(record, run.server);
     if (!record || place === undefined || (real && record.emulator)) continue;
+    // Each write once: a run read from the store and from a --history file (or a file given twice)
+    // is the same run (its start and salt), and its writes are one sample each, not two.
+    const sample = `${record.at}\u0000${record.salt}\u0000${id}`;
+    if (seen.has(sample)) continue;
+    seen.add(sample);
     const key = historyKey(run.uses, place);
     const known = into.get(key);
     if (known) known.push(run.durationMs);
@@ -108,19 +117,21 @@ export async function historyOf(
   if (!values.history?.length && !store) return undefined;
   const real = values.emulator !== true;
   const durations = new Map<string, number[]>();
+  const seen = new Set<string>();
   for (const path of values.history ?? []) {
     const state = await readJournalFile(`${command} --history`, path, io);
     if (real && state.runs.some((r) => r.emulator))
       io.stderr(
         `enginectl: warning: ${neutraliseLines(`${command} --history ${path}: its runs against the embedded emulator (run --emulator) are not counted: their writes took the emulator's milliseconds, not a server's time`)}\n`,
       );
-    writeDurations(state, durations, real);
+    writeDurations(state, durations, real, seen);
   }
   for (const id of store ? (await storedRuns(store)).slice(0, STORED_HISTORY_RUNS) : []) {
     try {
       const read = await readStoredJournal(store!, id);
       const ways = storedWays(storedJournalAt(store!, id, () => read.segments));
-      writeDurations(readJournal(read.text, `${store!.url} run ${id}`, journalKey(io.env), ways), durations, real);
+      const state = readJournal(read.text, `${store!.url} run ${id}`, journalKey(io.env), ways);
+      writeDurations(state, durations, real, seen);
     } catch (error) {
       // No record yet (the run this runner opens, fences alone): nothing to read, nothing to say.
       if (error instanceof StoreError && error.code === 'STORE_REFUSED') continue;
