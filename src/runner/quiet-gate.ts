@@ -35,6 +35,7 @@ export async function awaitQuiet(
   let at = now;
   let verdict = judged.verdict;
   let said = '';
+  let slept = false;
   for (;;) {
     const quiets = quietAt(judged.schedule, at);
     if (quiets.length === 0) return { verdict, at, waitedMs: at - now, staying: [] };
@@ -46,14 +47,20 @@ export async function awaitQuiet(
       if (signal.aborted) throw error;
       left = [`the sessions could not be read (${(error as Error).message})`];
     }
+    // The read took time too (a slow gateway's minutes): the write is judged again at its end, as
+    // after a wait, and leaves on that verdict, or not at all.
+    at = windowTime(ctx.deps);
+    verdict = fits(judged.schedule, at, judged.need);
+    if (!verdict.fits) return { verdict, at, waitedMs: at - now, staying: left };
     if (left.length === 0) {
-      if (at > now) ctx.tell.info(run, `the application is quiet after ${formatDuration(at - now)}`);
+      if (slept) ctx.tell.info(run, `the application is quiet after ${formatDuration(at - now)}`);
       return { verdict, at, waitedMs: at - now, staying: [] };
     }
     const text = `waiting for the application to be quiet: ${left.length} session(s) stay: ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`;
     if (text !== said) ctx.tell.info(run, ctx.masker.mask(text));
     said = text;
     await ctx.deps.sleep(QUIET_POLL_MS, signal);
+    slept = true;
     // Judged as admission judges (schedule/window-time.ts): a suspend during the wait is counted.
     at = windowTime(ctx.deps);
     verdict = fits(judged.schedule, at, judged.need);
