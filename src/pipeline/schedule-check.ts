@@ -49,7 +49,8 @@ export function scheduleProblems(
               'minute hour day-of-month month day-of-week: "0 2 * * SAT#3" is 02:00 on the third Saturday',
             ),
           );
-        if (raw.duration === undefined)
+        // A window's duration is required by the schema, which says so; a freeze's only when it recurs.
+        if (raw.duration === undefined && kind === 'freezes')
           out.push(at(source, path, `freeze "${name}" recurs (cron) but has no duration`, 'add duration: 6h', true));
       } else if (kind === 'freezes' && raw.dates === undefined)
         out.push(
