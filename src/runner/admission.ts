@@ -88,7 +88,6 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
   const judgedAt = windowTime(ctx.deps);
   const judged = judge(spec, step, type, run, judgedAt, ctx.deps.history);
   if (!judged) return undefined;
-  const { schedule, expected, need } = judged;
   let verdict = judged.verdict;
   let now = judgedAt;
   let waitedMs = 0;
@@ -110,6 +109,32 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
     ctx.windowPark.counted = true;
     waitedMs += Math.max(0, judgedAt - parkedAt.since);
   }
+  return verdictOn(ctx, spec, run, judged, { verdict, now, waitedMs, staying });
+}
+
+/**
+ * A write admitted judged again as it leaves, after the reads its step made since its admission
+ * (the snapshot verify compares against, a step's own reads: a slow API's minutes): undefined when
+ * it still fits (or an override let it start), else the refusal admission gives. A read, or a
+ * write no window or freeze applies to, was not judged and is not.
+ */
+export async function admitAtLeave(ctx: RunContext, step: Step, run: StepRun, type: StepType) {
+  const spec = ctx.pipeline.schedule;
+  if (!spec || !run.window || run.window.override) return undefined;
+  const now = windowTime(ctx.deps);
+  const judged = judge(spec, step, type, run, now, ctx.deps.history);
+  if (!judged || judged.verdict.fits) return undefined;
+  return verdictOn(ctx, spec, run, judged, { verdict: judged.verdict, now, waitedMs: 0, staying: [] });
+}
+
+/** The instance's window as judged `now` (run.window), and unless it fits, what it is refused with (or parks, or an override lets it start). */
+async function verdictOn(
+  ctx: RunContext,
+  spec: ScheduleSpec,
+  run: StepRun,
+  { schedule, expected, need }: Judgement,
+  { verdict, now, waitedMs, staying }: { verdict: Verdict; now: number; waitedMs: number; staying: string[] },
+): Promise<StepError | undefined> {
   const window: WindowVerdict = {
     verdict: verdict.fits ? 'fits' : verdict.why,
     at: iso(now)!,

@@ -9,6 +9,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepEnv, StepOutcome } from '../steps/types.ts';
 import { instanceCalls } from './observer.ts';
 import { snapshotBefore } from './snapshot-before.ts';
+import { LeaveRefused, leaveGate, refusedAtLeave } from './leave-gate.ts';
 import { learnAnswer } from './answer-secrets.ts';
 import { PIPELINE_DECIDES, type Decision, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
@@ -82,7 +83,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     run.attempts = attempt;
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);
     const signal = time?.signal ?? deps.signal;
-    const before = snapshotBefore(ctx, type, run, calls, signal, snapshotted);
+    const before = snapshotBefore(ctx, type, run, leaveGate(ctx, step, run, type, calls), signal, snapshotted);
     // Only a retry can carry a decision: the first attempt (every instance's) goes through as it is.
     const observer: CallObserver =
       attempt === 1
@@ -124,6 +125,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     try {
       outcome = await type.run(inputs, env);
     } catch (caught) {
+      if (caught instanceof LeaveRefused) return refusedAtLeave(ctx, run, position, caught.refusal);
       error = errorOf(caught);
       // A write answered 2xx whose answer could not be read: its fate is unknown (api/fate.ts).
       calls.unreadable(caught);

@@ -3,7 +3,6 @@
 import type { CallObserver } from '../api/index.ts';
 import { MASK } from '../text/mask.ts';
 import type { Producer, StepType } from '../steps/types.ts';
-import type { InstanceCalls } from './observer.ts';
 import type { StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -16,7 +15,7 @@ export function snapshotBefore(
   ctx: RunContext,
   type: StepType,
   run: StepRun,
-  calls: InstanceCalls,
+  calls: CallObserver,
   signal: AbortSignal,
   once: { taken: boolean },
 ): CallObserver {
