@@ -44,8 +44,9 @@ export async function readText(
  * TextDecoder does not know): a server that answers in ISO-8859-1 (a Java servlet's default) is read
  * as it wrote, so its text (a secret it echoes) is the text it sent.
  */
-export function charsetOf(contentType: string | undefined): string {
-  const named = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+export function charsetOf(contentType: string | string[] | undefined): string {
+  const type = Array.isArray(contentType) ? contentType[0] : contentType;
+  const named = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type ?? '')?.[1];
   if (named === undefined) return 'utf-8';
   try {
     return new TextDecoder(named).encoding;

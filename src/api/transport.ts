@@ -178,8 +178,7 @@ export class Transport {
         res.body.destroy();
         throw new TooLarge(limit);
       }
-      const type = res.headers['content-type'];
-      const charset = charsetOf(Array.isArray(type) ? type[0] : type);
+      const charset = charsetOf(res.headers['content-type']);
       const text = await readText(res.body, limit, statusOnly ? STATUS_ONLY_KEEP : Infinity, length, charset);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers))
