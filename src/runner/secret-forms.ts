@@ -84,12 +84,18 @@ export function* hexRuns(text: string): Generator<[number, number]> {
 }
 const HEX_RUNS = new RegExp(`[0-9a-fA-F]{${2 * MIN_LENGTH},}`, 'g');
 
-/** A secret, trimmed, and each line of a multi-line one. */
+/**
+ * A secret, trimmed, and each line of a multi-line one; each past ASCII also in its other Unicode
+ * normal forms (NFC, NFD: `ü` as one character or as `u` and a combining diaeresis), which a server
+ * may echo it in (a directory, a macOS-made file): the same text to a reader, others to a search.
+ */
 function textsOf(secret: string): string[] {
   const texts = [secret.trim()];
   if (/[\r\n]/.test(texts[0]!))
     for (const line of secret.split(/\r?\n/)) if (line.trim().length >= MIN_LENGTH) texts.push(line.trim());
-  return texts;
+  return texts.flatMap((text) =>
+    /[\u0080-\uffff]/.test(text) ? [...new Set([text, text.normalize('NFC'), text.normalize('NFD')])] : [text],
+  );
 }
 
 const unique = (forms: string[]) => [...new Set(forms)].filter((f) => f.length >= MIN_LENGTH);
