@@ -14,19 +14,17 @@ export class TooLarge extends Error {
  * reserved whole once a sixteenth of it has come (readKnownLength), and decoded once: a 50 MB
  * update report is then the bytes and one string, never decoded pieces and their concatenation
  * besides (which cost 45 MB more at its peak). Decoding is
- * TextDecoder's, in `charset` (charsetOf): invalid bytes become U+FFFD and a leading byte order
- * mark is dropped.
+ * TextDecoder's: invalid bytes become U+FFFD and a leading byte order mark is dropped.
  */
 export async function readText(
   body: AsyncIterable<Uint8Array>,
   limit: number,
   keep = Infinity,
   length = NaN,
-  charset = 'utf-8',
 ): Promise<string> {
   if (keep === Infinity && Number.isSafeInteger(length) && length >= 0 && length <= limit)
-    return readKnownLength(body, limit, length, charset);
-  const decoder = new TextDecoder(charset);
+    return readKnownLength(body, limit, length);
+  const decoder = new TextDecoder();
   const parts: string[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -39,22 +37,6 @@ export async function readText(
   return parts.join('');
 }
 
-/**
- * The charset a Content-Type names, as TextDecoder calls it ('utf-8' when it names none, or one
- * TextDecoder does not know): a server that answers in ISO-8859-1 (a Java servlet's default) is read
- * as it wrote, so its text (a secret it echoes) is the text it sent.
- */
-export function charsetOf(contentType: string | string[] | undefined): string {
-  const type = Array.isArray(contentType) ? contentType[0] : contentType;
-  const named = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type ?? '')?.[1];
-  if (named === undefined) return 'utf-8';
-  try {
-    return new TextDecoder(named).encoding;
-  } catch {
-    return 'utf-8';
-  }
-}
-
 /** An announced length this short is reserved at once. */
 const RESERVED_AT_ONCE = 1024 * 1024;
 
@@ -65,12 +47,7 @@ const RESERVED_AT_ONCE = 1024 * 1024;
  * is held stays within sixteen times what came, and a 50 MB answer costs 3 MB more at its peak.
  * More than announced (undici refuses that; a proxy might not) grows on rather than lose bytes.
  */
-async function readKnownLength(
-  body: AsyncIterable<Uint8Array>,
-  limit: number,
-  length: number,
-  charset: string,
-): Promise<string> {
+async function readKnownLength(body: AsyncIterable<Uint8Array>, limit: number, length: number): Promise<string> {
   let bytes: Buffer | undefined = length <= RESERVED_AT_ONCE ? Buffer.allocUnsafe(length) : undefined;
   const early: Uint8Array[] = [];
   let size = 0;
@@ -88,9 +65,7 @@ async function readKnownLength(
     bytes.set(chunk, size);
     size = need;
   }
-  const whole = bytes ?? joined(early, size);
-  if (charset !== 'utf-8') return new TextDecoder(charset).decode(whole.subarray(0, size));
-  const text = whole.toString('utf8', 0, size);
+  const text = (bytes ?? joined(early, size)).toString('utf8', 0, size);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

@@ -8,7 +8,7 @@ import { calledAt } from './called-at.ts';
 import { deadline } from './deadline.ts';
 import { ApiError } from './errors.ts';
 import { certificateDateError, certificateDates, networkError, systemCode } from './network-errors.ts';
-import { charsetOf, readText, TooLarge } from './read-body.ts';
+import { readText, TooLarge } from './read-body.ts';
 import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.ts';
 import { loadUndici } from './undici.ts';
 import { readOnlyRefusal } from './read-only.ts';
@@ -178,8 +178,7 @@ export class Transport {
         res.body.destroy();
         throw new TooLarge(limit);
       }
-      const charset = charsetOf(res.headers['content-type']);
-      const text = await readText(res.body, limit, statusOnly ? STATUS_ONLY_KEEP : Infinity, length, charset);
+      const text = await readText(res.body, limit, statusOnly ? STATUS_ONLY_KEEP : Infinity, length);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers))
         if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;

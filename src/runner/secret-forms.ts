@@ -8,7 +8,7 @@ export const MIN_LENGTH = 3;
 /**
  * The texts a secret may be written as before any escaping: itself, each line, base64 (hex:
  * secretHexForms), a token of hex groups joined by dashes (a UUID) in lower and upper case, and one
- * past ASCII as read in another charset than it was written in.
+ * past ASCII as read when a server wrote it in a single-byte charset.
  */
 export function secretForms(secret: string): string[] {
   const texts = textsOf(secret);
@@ -21,17 +21,17 @@ export function secretForms(secret: string): string[] {
 }
 
 /**
- * A text with characters past ASCII as a server's answer reads when its bytes were decoded in
- * another charset than they were written in: Latin-1 bytes read as UTF-8 (each such character
- * U+FFFD, or two that happen to make one), and UTF-8 bytes read as Latin-1 or Windows-1252 (a
- * server that names a charset its bytes are not in: `Ã¼` for `ü`).
+ * A text with characters past ASCII as an answer reads when the server wrote it in a single-byte
+ * charset (ISO-8859-1, a Java servlet's default; Windows-1250 ...): every answer is read as UTF-8,
+ * where each such byte is U+FFFD (or two that happen to make one character). Its Latin-1 bytes so
+ * read, and the text with each such character U+FFFD; a form with fewer than MIN_LENGTH characters
+ * but U+FFFD is none (`äöü` would mask any garbled text).
  */
 function misdecoded(text: string): string[] {
   if (!/[\u0080-\uffff]/.test(text)) return [];
-  const utf8 = Buffer.from(text, 'utf8');
-  const forms = [utf8.toString('latin1'), new TextDecoder('windows-1252').decode(utf8)];
+  const forms = [text.replace(/[\u0080-\uffff]/gu, '\ufffd')];
   if (!/[\u0100-\uffff]/.test(text)) forms.push(Buffer.from(text, 'latin1').toString('utf8'));
-  return forms;
+  return forms.filter((form) => form.replace(/\ufffd/g, '').length >= MIN_LENGTH);
 }
 
 /** Hex groups joined by dashes, as a UUID: at least as long as a hex secret, one dash or more. */

@@ -1,7 +1,7 @@
-// An answer is read in the charset its Content-Type names: a server answering in ISO-8859-1 (a
-// Java servlet's default) is shown as it wrote, and one that names a charset its bytes are not in
-// (UTF-8 bytes said to be ISO-8859-1) still has the password it echoes masked: the masker knows a
-// secret as read in another charset than it was written in.
+// Every answer is read as UTF-8, whatever charset its Content-Type names: a server that names a
+// charset its bytes are not in (UTF-8 bytes said to be ISO-8859-1) has the password it echoes
+// masked as it wrote it. (Read in the charset named, it showed as `GrÃ¼ÃŸe-…`, and any charset a
+// server names would need its own forms of every secret: test/security/charset-named-not-its-bytes.test.ts.)
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,13 +41,6 @@ async function run(t: TestContext, url: string) {
   assert.equal(r.code, 1, r.output);
   return { output: r.output, report: readFileSync(join(dir, 'r.json'), 'utf8') };
 }
-
-test('an answer in ISO-8859-1, named so, is shown as the server wrote it', async (t) => {
-  const url = await answering(t, 'Zugriff verweigert: Schlüssel für Straße ungültig', 'latin1', 'ISO-8859-1');
-  const { output, report } = await run(t, url);
-  assert.match(output, /Schlüssel für Straße ungültig/, output);
-  assert.match(report, /Schlüssel für Straße ungültig/);
-});
 
 test('a password echoed in UTF-8 by a server naming ISO-8859-1 is masked as it reads there', async (t) => {
   const url = await answering(t, `login refused: the password ${PASSWORD} is not valid`, 'utf8', 'ISO-8859-1');
