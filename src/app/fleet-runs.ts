@@ -10,6 +10,7 @@ import { StoreError, type RunStore } from '../store/store.ts';
 import type { Fleet } from './shard-plan.ts';
 import { shardedReport } from './shard-report.ts';
 import { shardedRuns } from './sharded-runs.ts';
+import { shellWord } from '../text/shell-word.ts';
 
 /** A run of the fleet as it stands: ended (and how, when), or not (and where). */
 export interface Standing {
@@ -107,7 +108,7 @@ export function notEnded(store: RunStore, open: Standing): UsageError {
     {
       hint:
         open.hint ??
-        `go on with it: run its workers again (the same commands, --run ${open.run}; runs --store URL says where it stands); or end it: enginectl decide --store ${store.url} --run ${open.run} --abort --reason TEXT; or plan a second rollout on purpose with --new-run`,
+        `go on with it: run its workers again (the same commands, --run ${open.run}; runs --store URL says where it stands); or end it: enginectl decide --store ${shellWord(store.url)} --run ${open.run} --abort --reason TEXT; or plan a second rollout on purpose with --new-run`,
     },
   );
 }

@@ -6,6 +6,7 @@
 import { journalPrefix } from '../journal/replica.ts';
 import { NoShardedRun } from '../shard/manifest.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
+import { shellWord } from '../text/shell-word.ts';
 
 const SITE_RUN = /^shards\/([^/]+)\/runs\/([^/]+)$/;
 
@@ -54,6 +55,12 @@ export async function notShardedRun(
     sharded === undefined
       ? `run ${run} of ${store.url} is not a sharded run: one job ran it`
       : `run ${run} of ${store.url} is not a sharded run: a worker of sharded run ${sharded} ran one site in it`,
-    { hint: sharded === undefined ? hints.oneJob(store.url, run) : hints.siteRun(store.url, run, sharded) },
+    {
+      // Named as a shell word: the hints are command lines to paste (a path with a space or a ').
+      hint:
+        sharded === undefined
+          ? hints.oneJob(shellWord(store.url), run)
+          : hints.siteRun(shellWord(store.url), run, sharded),
+    },
   );
 }
