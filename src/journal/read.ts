@@ -25,6 +25,9 @@ export const tornLine = (name: string, line: number) =>
   `${name}:${line}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt`;
 
 /** A journal's text read back; with `key`, every record's seal is checked first (seal.ts); `ways`: a refusal's words. */
+/** The codes of a write its window refused (admission.ts): it was not sent. */
+const WINDOW_REFUSED = new Set(['WINDOW_PARKED', 'WINDOW_CLOSED']);
+
 export function readJournal(text: string, path: string, key?: string, ways: WaysOn = CLI_WAYS): JournalState {
   const framed = decodeJournal(text);
   if (killedAtFirstRecord(framed))
@@ -80,6 +83,9 @@ export function journalState(
   let lease: JournalState['lease'];
   let finished = false;
   let stopped: StepError | undefined;
+  // Each instance as it stood before its start in this run, until it sends: a start refused by its
+  // window as its write was about to leave (runner/leave-gate.ts) sent nothing and acted on nothing.
+  const beforeStart = new Map<string, InstanceState>();
   for (const [i, r] of release.entries()) {
     lastAt = Math.max(lastAt, r.at);
     // The finish record says the run ended: it is the last one of a run that was not killed (a decision after it is no run).
@@ -92,6 +98,7 @@ export function journalState(
       runs.push(r);
       runAt = r.at;
       runSeq = first + i;
+      beforeStart.clear();
       parks.run(r.at);
       [stopped, rollout, lease] = [undefined, undefined, undefined];
       continue;
@@ -125,6 +132,7 @@ export function journalState(
     const state: InstanceState = instances.get(r.key) ?? { started: false, attempts: [], tried: 1 };
     switch (r.t) {
       case 'start':
+        beforeStart.set(r.key, { ...state });
         Object.assign(state, {
           started: true,
           startedAt: r.at,
@@ -142,6 +150,7 @@ export function journalState(
         state.snapshot = { value: r.value, error: r.error };
         break;
       case 'send':
+        beforeStart.delete(r.key);
         state.call = {
           method: r.method,
           path: r.path,
@@ -184,6 +193,10 @@ export function journalState(
           r.inputs !== call.inputs
         )
           throw unordered(path, r, 'whose inputs are not those its call was sent with', ways, lines[first + i]);
+        // Refused by its window before it sent anything (at its admission no start is written): its
+        // call, attempts and the decision about them stand as before the start, as its snapshot.
+        const before = beforeStart.get(r.key);
+        if (before && WINDOW_REFUSED.has(r.run.error?.code ?? '')) Object.assign(state, before);
         state.ended = { ...withSharedOutputs(r), runAt };
         break;
       }

@@ -59,7 +59,7 @@ steps:
 `,
   );
   const run = (...args: string[]) => runCli(['run', file, '--store', `file://${store}`, ...args], { clock });
-  const said = (r: { code: number; stdout: string; stderr: string }) =>
+  const said = (r: { code: number | null; stdout: string; stderr: string }) =>
     `exit ${r.code}\n${r.stdout}${r.stderr}\nsent:\n${sent.join('\n')}`;
   const first = await run();
   assert.equal(sent.length, 1, said(first));
