@@ -3,7 +3,7 @@
 import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { expectedSource, iso, judge, whyNot } from '../runner/admission.ts';
-import { allowedAt, nextFit, nextOpening, windowEnd } from '../schedule/schedule.ts';
+import { allowedAt, freezeOver, nextFit, nextOpening, windowEnd } from '../schedule/schedule.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { EVERY_INSTANCE, inRollout, type Selection } from '../pipeline/selection.ts';
 import { instanceSet } from '../runner/instance-set.ts';
@@ -110,9 +110,14 @@ export function renderWindows(
         const end = windowEnd(judged.schedule, now);
         const open = allowedAt(judged.schedule, now);
         const next = open ? undefined : nextOpening(judged.schedule, now);
-        lines.push(
-          `  ${site}: ${open ? (end === Infinity ? 'open (no window; no freeze now)' : `open until ${iso(end)}`) : `closed; next opening ${iso(next) ?? 'none within 400 days'}`}`,
-        );
+        // A freeze beats every window: one that begins before the window ends closes the site then.
+        const freeze = open ? freezeOver(judged.schedule, now, (end ?? now) - now) : undefined;
+        const until = freeze
+          ? `open until ${iso(freeze.start)} (freeze "${freeze.name}" from then${end === Infinity ? '' : `; the window ends ${iso(end)}`})`
+          : end === Infinity
+            ? 'open (no window; no freeze now)'
+            : `open until ${iso(end)}`;
+        lines.push(`  ${site}: ${open ? until : `closed; next opening ${iso(next) ?? 'none within 400 days'}`}`);
       }
       const { verdict, need, expected } = judged;
       const label = `[${step.index + 1}/${pipeline.steps.length}] ${step.id ?? step.uses}: needs ${formatDuration(need)} (${expectedSource(expected)})`;
