@@ -113,8 +113,8 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
 }
 
 /**
- * A write admitted judged again as it leaves, after the reads its step made since its admission
- * (the snapshot verify compares against, a step's own reads: a slow API's minutes): undefined when
+ * A write admitted judged again as it leaves, after the reads made since its admission (the
+ * snapshot verify compares against, which a slow API may make last minutes): undefined when
  * it still fits (or an override let it start), else the refusal admission gives. A read, or a
  * write no window or freeze applies to, was not judged and is not.
  */

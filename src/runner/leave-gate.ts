@@ -1,6 +1,7 @@
 // A write's window judged again as its first write leaves (admission.ts admitAtLeave): between its
-// admission and that moment come the reads its step makes first and the snapshot verify compares
-// against, which a slow API may make last minutes; a write that no longer fits is not sent.
+// admission and that moment comes the snapshot verify compares against (no step type reads before
+// its write today; one that did would be judged after it too), which a slow API may make last
+// minutes; a write that no longer fits is not sent.
 import type { CallObserver } from '../api/index.ts';
 import type { Step } from '../pipeline/model.ts';
 import type { StepType } from '../steps/types.ts';
