@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{c as i}from"./chunk-EU3W5XMV.mjs";function n(e,t){return e.chooseCi?e.chooseCi(t):i(e.env,t)}export{n as a};
