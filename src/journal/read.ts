@@ -194,9 +194,13 @@ export function journalState(
         )
           throw unordered(path, r, 'whose inputs are not those its call was sent with', ways, lines[first + i]);
         // Refused by its window before it sent anything (at its admission no start is written): its
-        // call, attempts and the decision about them stand as before the start, as its snapshot.
+        // call, attempts and the decision about them stand as before the start, as its snapshot;
+        // its start (when, where in the journal, its name) is this run's.
         const before = beforeStart.get(r.key);
-        if (before && WINDOW_REFUSED.has(r.run.error?.code ?? '')) Object.assign(state, before);
+        if (before && WINDOW_REFUSED.has(r.run.error?.code ?? '')) {
+          const { call, attempts, tried, snapshot, decision } = before;
+          Object.assign(state, { call, attempts, tried, snapshot, decision });
+        }
         state.ended = { ...withSharedOutputs(r), runAt };
         break;
       }
