@@ -1,6 +1,7 @@
 // The texts a secret may be written as before any escaping (the masker also undoes every escape
 // of the text it searches: text/decoded-view.ts), and the spellings a CI system's own log masking
 // is told.
+import { singleByteForms } from './single-byte-forms.ts';
 
 /** Shorter secrets are masked only in credential fields: in free text they would mask everything. */
 export const MIN_LENGTH = 3;
@@ -22,15 +23,14 @@ export function secretForms(secret: string): string[] {
 
 /**
  * A text with characters past ASCII as an answer reads when the server wrote it in a single-byte
- * charset (ISO-8859-1, a Java servlet's default; Windows-1250 ...): every answer is read as UTF-8,
- * where each such byte is U+FFFD (or two that happen to make one character). Its Latin-1 bytes so
- * read, and the text with each such character U+FFFD; a form with fewer than MIN_LENGTH characters
- * but U+FFFD is none (`äöü` would mask any garbled text).
+ * charset (ISO-8859-1, a Java servlet's default; windows-1250 ...): every answer is read as UTF-8.
+ * Each known charset's bytes so read (single-byte-forms.ts), and for one not known the text with
+ * each such character U+FFFD; a form with fewer than MIN_LENGTH characters but U+FFFD is none
+ * (`äöü` would mask any garbled text).
  */
 function misdecoded(text: string): string[] {
   if (!/[\u0080-\uffff]/.test(text)) return [];
-  const forms = [text.replace(/[\u0080-\uffff]/gu, '\ufffd')];
-  if (!/[\u0100-\uffff]/.test(text)) forms.push(Buffer.from(text, 'latin1').toString('utf8'));
+  const forms = [text.replace(/[\u0080-\uffff]/gu, '\ufffd'), ...singleByteForms(text)];
   return forms.filter((form) => form.replace(/\ufffd/g, '').length >= MIN_LENGTH);
 }
 
