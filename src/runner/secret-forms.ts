@@ -141,7 +141,16 @@ export function ciForms(secret: string): string[] {
     ...hex,
     ...hex.map((h) => h.toUpperCase()),
     JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
+    ...urlEncoded(secret),
     html,
   ]);
+}
+
+/** The secret URL-encoded; none for one JavaScript cannot encode (a lone surrogate: URIError), which no client sends so. */
+function urlEncoded(secret: string): string[] {
+  try {
+    return [encodeURIComponent(secret)];
+  } catch {
+    return [];
+  }
 }
