@@ -87,9 +87,13 @@ export async function entityAt(
 ): Promise<{ status: number; entity?: Fields; gone: boolean }> {
   const answer = await client.request({ method: 'GET', path }, { signal });
   const entity = answer.status === 200 ? Entity.safeParse(answer.body) : undefined;
-  const gone = answer.status === 404 && inApiShape(answer.status, answer.contentType, answer.text);
+  const gone = apiSaysGone(answer);
   return { status: answer.status, entity: entity?.success ? entity.data : undefined, gone };
 }
+
+/** The API's own 404 (api/fate.ts inApiShape): what is asked for is not there; a proxy's 404 page says nothing. */
+export const apiSaysGone = (answer: { status: number; contentType: string; text: string }) =>
+  answer.status === 404 && inApiShape(answer.status, answer.contentType, answer.text);
 
 /** A status as evidence: a 404 not in the API's shape is said to be another's page. */
 export const answered = (status: number, gone = false) =>

@@ -5,12 +5,11 @@
 // as they were just before the call read the same as the add applied and its licenses removed (or
 // replaced) since, or the license removed and added again since.
 import { z } from 'zod';
-import { inApiShape } from '../api/fate.ts';
 import { License, type EngineClient } from '../api/index.ts';
 import { CodeHolds, codeHolds, describeHeld, isHeld } from './code-holds.ts';
 import { licenseFacts } from './observed.ts';
 import type { Preview, Verdict, Verifier } from './types.ts';
-import { answered } from './verify-entity.ts';
+import { answered, apiSaysGone } from './verify-entity.ts';
 
 const Snapshot = z.array(License);
 
@@ -162,7 +161,7 @@ export const licenseRemoved: Verifier = {
     const then = before?.find((l) => l.productKey === key);
     const answer = await client.request({ method: 'GET', path: call.path }, { signal });
     // Gone is proof only in the API's word: a proxy's 404 page says nothing of the license.
-    if (answer.status === 404 && inApiShape(answer.status, answer.contentType, answer.text)) {
+    if (apiSaysGone(answer)) {
       return {
         verdict: 'applied',
         evidence: `GET ${call.path} answers 404: product ${key} has no license now${then ? ' (it had one just before the call)' : ''}`,
