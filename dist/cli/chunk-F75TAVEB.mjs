@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{c as d}from"./chunk-DTARY2WL.mjs";import{H as i}from"./chunk-FPVBPLWQ.mjs";import{c as s}from"./chunk-RWCXREKJ.mjs";function*l(m,t,p,a){let o=new Set;for(let e of m.steps)if(!(e.server===void 0||!i.get(e.uses)?.needsServer))for(let{combination:c}of a.steps[e.index]){let r=d(e,c,p),n=r===void 0?void 0:t.get(r);if(!n)throw new s("UNKNOWN_SERVER",`step ${e.index+1}: server ${String(e.server).trim()} is "${r??""}", which names no server`,{hint:`servers: ${[...t.keys()].join(", ")||"none"}`});o.has(n.name)||(o.add(n.name),yield n)}}export{l as a};
